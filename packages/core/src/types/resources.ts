@@ -1,0 +1,155 @@
+/** Tunable resources (Agent Lightning v0.x `types/resources.py`): plain wire fields plus behaviour. */
+
+export interface LLMFields {
+  endpoint: string;
+  model: string;
+  api_key?: string | null;
+  sampling_parameters?: Record<string, unknown>;
+}
+
+/** An OpenAI-compatible LLM endpoint and its sampling configuration. */
+export class LLM {
+  readonly resource_type: 'llm' | 'proxy_llm' = 'llm';
+  endpoint: string;
+  model: string;
+  api_key: string | null;
+  sampling_parameters: Record<string, unknown>;
+
+  constructor(fields: LLMFields) {
+    this.endpoint = fields.endpoint;
+    this.model = fields.model;
+    this.api_key = fields.api_key ?? null;
+    this.sampling_parameters = { ...(fields.sampling_parameters ?? {}) };
+  }
+
+  /** The base URL for OpenAI-compatible clients; a plain LLM ignores the rollout. */
+  getBaseUrl(_rolloutId?: string | null, _attemptId?: string | null): string {
+    return this.endpoint;
+  }
+}
+
+/** An LLM reached through an LLM proxy that routes by rollout and attempt. */
+export class ProxyLLM extends LLM {
+  override readonly resource_type = 'proxy_llm' as const;
+
+  /**
+   * Upstream's rules: both ids absent → the raw endpoint; exactly one absent → error; otherwise strip one
+   * trailing `/` and a trailing `/v1`, append `/rollout/{r}/attempt/{a}`, and re-append `/v1` if it was there.
+   */
+  override getBaseUrl(rolloutId?: string | null, attemptId?: string | null): string {
+    if (rolloutId == null && attemptId == null) return this.endpoint;
+    if (typeof rolloutId !== 'string' || typeof attemptId !== 'string') {
+      throw new TypeError('ProxyLLM.getBaseUrl: rolloutId and attemptId must both be strings or both be absent');
+    }
+    let prefix = this.endpoint.endsWith('/') ? this.endpoint.slice(0, -1) : this.endpoint;
+    const hasV1 = prefix.endsWith('/v1');
+    if (hasV1) prefix = prefix.slice(0, -3);
+    prefix += `/rollout/${rolloutId}/attempt/${attemptId}`;
+    return hasV1 ? `${prefix}/v1` : prefix;
+  }
+
+  /** A concrete LLM whose endpoint is routed for the given rollout attempt. */
+  withAttemptedRollout(rollout: { rollout_id: string; attempt: { attempt_id: string } }): LLM {
+    return new LLM({
+      endpoint: this.getBaseUrl(rollout.rollout_id, rollout.attempt.attempt_id),
+      model: this.model,
+      api_key: this.api_key,
+      sampling_parameters: this.sampling_parameters,
+    });
+  }
+}
+
+export const PROMPT_ENGINES = ['jinja', 'f-string', 'poml'] as const;
+export type PromptEngine = (typeof PROMPT_ENGINES)[number];
+
+export interface PromptTemplateFields {
+  template: string;
+  engine: PromptEngine;
+}
+
+/** A prompt template; `format` supports the `f-string` engine (Python `str.format` syntax). */
+export class PromptTemplate {
+  readonly resource_type = 'prompt_template' as const;
+  template: string;
+  engine: PromptEngine;
+
+  constructor(fields: PromptTemplateFields) {
+    this.template = fields.template;
+    this.engine = fields.engine;
+  }
+
+  format(values: Record<string, unknown>): string {
+    if (this.engine !== 'f-string') {
+      throw new Error(`PromptTemplate.format supports only the "f-string" engine, not "${this.engine}"`);
+    }
+    return formatFString(this.template, values);
+  }
+}
+
+export type Resource = LLM | ProxyLLM | PromptTemplate;
+export type ResourceType = Resource['resource_type'];
+export type NamedResources = Record<string, Resource>;
+
+export interface ResourcesUpdate {
+  resources_id: string;
+  create_time: number;
+  update_time: number;
+  version: number;
+  resources: NamedResources;
+}
+
+/**
+ * Python `str.format(**kw)` for named fields: `{name}`, `{name.attr}`, `{name[key]}`, `{{`/`}}` escapes.
+ * Positional fields and format specs other than none are rejected with an error naming the field.
+ */
+export function formatFString(template: string, values: Record<string, unknown>): string {
+  let out = '';
+  let i = 0;
+  while (i < template.length) {
+    const ch = template[i]!;
+    if (ch === '{') {
+      if (template[i + 1] === '{') {
+        out += '{';
+        i += 2;
+        continue;
+      }
+      const close = template.indexOf('}', i);
+      if (close < 0) throw new Error(`PromptTemplate: single '{' at position ${i} is not closed`);
+      out += renderField(template.slice(i + 1, close), values);
+      i = close + 1;
+    } else if (ch === '}') {
+      if (template[i + 1] !== '}') throw new Error(`PromptTemplate: single '}' at position ${i}`);
+      out += '}';
+      i += 2;
+    } else {
+      out += ch;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+function renderField(field: string, values: Record<string, unknown>): string {
+  const [expr = '', conversion] = splitConversion(field);
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]+\])*)$/.exec(expr);
+  if (!match) throw new Error(`PromptTemplate: unsupported replacement field "{${field}}"`);
+  const name = match[1]!;
+  if (!Object.hasOwn(values, name)) throw new Error(`PromptTemplate: missing value for "${name}"`);
+  let value: unknown = values[name];
+  for (const part of (match[2] ?? '').match(/\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]+\]/g) ?? []) {
+    const key = part.startsWith('.') ? part.slice(1) : part.slice(1, -1);
+    const container = value as Record<string, unknown> | null | undefined;
+    if (container == null || !(key in Object(container))) {
+      throw new Error(`PromptTemplate: "${expr}" has no "${key}"`);
+    }
+    value = Array.isArray(container) && /^\d+$/.test(key) ? container[Number(key)] : container[key];
+  }
+  if (conversion === 'r') return JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function splitConversion(field: string): [string, string | undefined] {
+  if (field.includes(':')) throw new Error(`PromptTemplate: format specs are not supported in "{${field}}"`);
+  const bang = field.indexOf('!');
+  return bang < 0 ? [field, undefined] : [field.slice(0, bang), field.slice(bang + 1)];
+}

@@ -1,0 +1,156 @@
+import type {
+  Attempt,
+  FilterLogic,
+  ResourcesUpdate,
+  Rollout,
+  RolloutStatus,
+  SortOrder,
+  Span,
+  Worker,
+  WorkerStatus,
+} from '@arclight/core';
+
+/**
+ * The storage seam under `BaseLightningStore`. A backend stores and finds records; all store semantics
+ * (status machines, watchdog, worker sync, validation) live above it, once, for every backend.
+ *
+ * Every method is synchronous. `transaction(fn)` runs `fn` atomically: either every write made inside it
+ * is kept, or (when `fn` throws) none is. Records passed in are owned by the backend afterwards (the caller
+ * never mutates them again) and records returned are the caller's to mutate (backends must not hand out
+ * their internal objects if they keep them).
+ *
+ * Query parameters arrive validated: `sort_by` is one of the sortable fields listed per query,
+ * `limit` is -1 or positive, `offset` ≥ 0.
+ */
+export interface StoreBackend {
+  readonly name: string;
+
+  transaction<T>(fn: () => T): T;
+  close(): void;
+
+  // ---- rollouts (primary key rollout_id) ----
+  insertRollout(rollout: Rollout): void;
+  /** Replaces the stored rollout with the same id. */
+  putRollout(rollout: Rollout): void;
+  getRollout(rolloutId: string): Rollout | undefined;
+  queryRollouts(query: RolloutQuery): Page<Rollout>;
+  /** Every rollout whose status is in `statuses` (for the watchdog). */
+  rolloutsWithStatus(statuses: readonly RolloutStatus[]): Rollout[];
+
+  // ---- queue (FIFO of rollout ids) ----
+  pushQueue(rolloutIds: string[]): void;
+  /** Removes and returns the head of the queue, or undefined when empty. */
+  popQueue(): string | undefined;
+  queueSize(): number;
+
+  // ---- attempts (primary key rollout_id + attempt_id) ----
+  insertAttempt(attempt: Attempt): void;
+  putAttempt(attempt: Attempt): void;
+  getAttempt(rolloutId: string, attemptId: string): Attempt | undefined;
+  /** The attempt with the highest sequence_id. */
+  getLatestAttempt(rolloutId: string): Attempt | undefined;
+  /** Latest attempt of each of the given rollouts (rollouts without attempts are absent). */
+  latestAttempts(rolloutIds: string[]): Map<string, Attempt>;
+  countAttempts(rolloutId: string): number;
+  queryAttempts(rolloutId: string, query: PageQuery): Page<Attempt>;
+
+  // ---- spans (primary key rollout_id + attempt_id + span_id) ----
+  /** Inserts the spans in order; returns one flag per span, false where the primary key already existed. */
+  insertSpans(spans: Span[]): boolean[];
+  querySpans(query: SpanQuery): Page<Span>;
+
+  // ---- span sequence counter (per rollout) ----
+  /** Reserves `count` consecutive ids and returns the first; the first id ever handed out is 1. */
+  allocateSequenceIds(rolloutId: string, count: number): number;
+  /** Makes sure the next allocated id is greater than `sequenceId`. */
+  raiseSequenceId(rolloutId: string, sequenceId: number): void;
+
+  // ---- resources (primary key resources_id) ----
+  putResources(update: ResourcesUpdate): void;
+  getResources(resourcesId: string): ResourcesUpdate | undefined;
+  /** The update with the greatest update_time (ties: the one written last). */
+  getLatestResources(): ResourcesUpdate | undefined;
+  queryResources(query: ResourcesQuery): Page<ResourcesUpdate>;
+
+  // ---- workers (primary key worker_id) ----
+  putWorker(worker: Worker): void;
+  getWorker(workerId: string): Worker | undefined;
+  queryWorkers(query: WorkerQuery): Page<Worker>;
+
+  counts(): BackendCounts;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * Sorting follows upstream's in-memory collection: a stable sort (ties keep insertion order, also when
+ * descending); a null `*_time` value sorts as +infinity, any other null as "" (strings) or 0 (numbers).
+ */
+export interface PageQuery {
+  /** Field to sort by; null → insertion order. */
+  sort_by: string | null;
+  sort_order: SortOrder;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Filters of one query. Conditions that are null/undefined are ignored; the remaining ones are combined
+ * with `filter_logic`. With no remaining conditions everything matches.
+ * `_in` lists match membership (an empty list matches nothing), `_contains` is substring.
+ */
+export interface RolloutQuery extends PageQuery {
+  status_in: RolloutStatus[] | null;
+  rollout_id_in: string[] | null;
+  rollout_id_contains: string | null;
+  filter_logic: FilterLogic;
+}
+
+export interface SpanQuery extends PageQuery {
+  /** Always applied (AND), whatever filter_logic says. */
+  rollout_id: string;
+  /** Always applied (AND) when not null. */
+  attempt_id: string | null;
+  trace_id: string | null;
+  trace_id_contains: string | null;
+  span_id: string | null;
+  span_id_contains: string | null;
+  parent_id: string | null;
+  parent_id_contains: string | null;
+  name: string | null;
+  name_contains: string | null;
+  filter_logic: FilterLogic;
+}
+
+export interface ResourcesQuery extends PageQuery {
+  resources_id: string | null;
+  resources_id_contains: string | null;
+}
+
+export interface WorkerQuery extends PageQuery {
+  status_in: WorkerStatus[] | null;
+  worker_id_contains: string | null;
+  filter_logic: FilterLogic;
+}
+
+export interface BackendCounts {
+  rollouts: number;
+  attempts: number;
+  spans: number;
+  resources: number;
+  workers: number;
+  /** Approximate bytes of stored span data. */
+  span_bytes: number;
+}
+
+/** Fields each query may be sorted by (scalar fields of the model). */
+export const SORTABLE_FIELDS = {
+  rollouts: ['rollout_id', 'start_time', 'end_time', 'mode', 'resources_id', 'status'],
+  attempts: ['rollout_id', 'attempt_id', 'sequence_id', 'start_time', 'end_time', 'status', 'worker_id', 'last_heartbeat_time'],
+  spans: ['rollout_id', 'attempt_id', 'sequence_id', 'trace_id', 'span_id', 'parent_id', 'name', 'start_time', 'end_time'],
+  resources: ['resources_id', 'create_time', 'update_time', 'version'],
+  workers: ['worker_id', 'status', 'last_heartbeat_time', 'last_dequeue_time', 'last_busy_time', 'last_idle_time', 'current_rollout_id', 'current_attempt_id'],
+} as const;
