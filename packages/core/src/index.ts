@@ -6,3 +6,4 @@ export * from './types/paginated.js';
 export * from './types/triplet.js';
 export * from './types/resources.js';
 export * from './otel/otel-span-like.js';
+export * from './errors.js';

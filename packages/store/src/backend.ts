@@ -42,6 +42,8 @@ export interface StoreBackend {
   /** Removes and returns the head of the queue, or undefined when empty. */
   popQueue(): string | undefined;
   queueSize(): number;
+  /** Whether the rollout id is currently in the queue (at any position). */
+  queueHas(rolloutId: string): boolean;
 
   // ---- attempts (primary key rollout_id + attempt_id) ----
   insertAttempt(attempt: Attempt): void;

@@ -1,0 +1,664 @@
+import {
+  type Attempt,
+  type AttemptedRollout,
+  type EnqueueRolloutRequest,
+  FINISHED_STATUSES,
+  generateAttemptId,
+  generateResourcesId,
+  generateRolloutId,
+  isFinished,
+  isQueuing,
+  type NamedResources,
+  NotFoundError,
+  normalizeRolloutConfig,
+  type OtelSpanLike,
+  type PaginatedResult,
+  parseNamedResources,
+  type ResourcesUpdate,
+  type Rollout,
+  type Span,
+  spanFromOtel,
+  StoreClosedError,
+  type Worker,
+} from '@arclight/core';
+import { type Page, type PageQuery, SORTABLE_FIELDS, type StoreBackend } from './backend.js';
+import type {
+  DequeueManyParams,
+  DequeueParams,
+  EnqueueRolloutParams,
+  LightningStore,
+  LightningStoreCapabilities,
+  LightningStoreStatistics,
+  QueryAttemptsParams,
+  QueryResourcesParams,
+  QueryRolloutsParams,
+  QuerySpansParams,
+  QueryWorkersParams,
+  StartAttemptParams,
+  StartRolloutParams,
+  UpdateAttemptParams,
+  UpdateRolloutParams,
+  UpdateWorkerParams,
+  WaitForRolloutsParams,
+} from './lightning-store.js';
+import * as p from './params.js';
+import { RolloutWaiters } from './rollout-waiters.js';
+import { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
+import { unhealthyStatus } from './semantics/watchdog.js';
+import {
+  markWorkerIdleAfterEmptyDequeue,
+  newWorker,
+  syncWorkerWithAttempt,
+} from './semantics/worker-sync.js';
+
+export interface BaseStoreOptions {
+  /** Epoch seconds; injectable so tests can drive timestamps and the watchdog. */
+  clock?: () => number;
+  /** The watchdog runs at most once per this many seconds (upstream default 10; 0 = before every call). */
+  scanDebounceSeconds?: number;
+  /** How often a waiting `waitForRollouts` re-reads the backend (other processes may write it). */
+  waitPollSeconds?: number;
+}
+
+const systemClock = (): number => Date.now() / 1000;
+
+/**
+ * Agent Lightning v0.x store semantics over any `StoreBackend`. Every public call runs synchronously inside
+ * one backend transaction, so calls are atomic and isolated from each other within a process (and, for
+ * SQLite, across processes), and a call that throws changes nothing.
+ */
+export abstract class BaseLightningStore implements LightningStore {
+  abstract readonly capabilities: LightningStoreCapabilities;
+
+  protected readonly backend: StoreBackend;
+  private readonly now: () => number;
+  private readonly debounceSeconds: number;
+  private readonly launchTime: number;
+  private lastScanTime: number;
+  private scanning = false;
+  private closed = false;
+  private readonly waiters: RolloutWaiters;
+
+  protected constructor(backend: StoreBackend, options: BaseStoreOptions = {}) {
+    this.backend = backend;
+    this.now = options.clock ?? systemClock;
+    this.debounceSeconds = options.scanDebounceSeconds ?? 10;
+    this.launchTime = this.now();
+    // The first scan may run immediately after construction.
+    this.lastScanTime = this.launchTime - this.debounceSeconds;
+    this.waiters = new RolloutWaiters((options.waitPollSeconds ?? 0.05) * 1000);
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  async statistics(): Promise<LightningStoreStatistics> {
+    this.ensureOpen();
+    const counts = this.backend.counts();
+    return {
+      name: this.constructor.name,
+      total_rollouts: counts.rollouts,
+      total_attempts: counts.attempts,
+      total_spans: counts.spans,
+      total_resources: counts.resources,
+      total_workers: counts.workers,
+      uptime: this.now() - this.launchTime,
+      total_span_bytes: counts.span_bytes,
+      eviction_threshold_bytes: null,
+      safe_threshold_bytes: null,
+      memory_capacity_bytes: null,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.waiters.wakeAll();
+    this.backend.close();
+  }
+
+  // ------------------------------------------------------------------ rollouts and the queue
+
+  async startRollout(params: StartRolloutParams): Promise<AttemptedRollout> {
+    const workerId = p.optionalString('worker_id', params.worker_id);
+    return this.write(true, () => {
+      const latest = this.backend.getLatestResources()?.resources_id ?? null;
+      const rollout = this.newRollout(params, 'preparing', latest);
+      const attempt = this.newAttempt(rollout.rollout_id, 1, workerId, rollout.start_time);
+      this.backend.insertRollout(rollout);
+      this.backend.insertAttempt(attempt);
+      if (workerId) this.syncWorker(attempt, false);
+      return { ...rollout, attempt };
+    });
+  }
+
+  async enqueueRollout(params: EnqueueRolloutParams): Promise<Rollout> {
+    const [rollout] = await this.enqueueManyRollouts([params]);
+    return rollout!;
+  }
+
+  async enqueueManyRollouts(requests: EnqueueRolloutParams[]): Promise<Rollout[]> {
+    if (!Array.isArray(requests)) throw p.invalid('rollouts', 'expected a list');
+    return this.write(true, () => {
+      const latest = this.backend.getLatestResources()?.resources_id ?? null;
+      const rollouts = requests.map((request, i) =>
+        this.newRollout(request, 'queuing', latest, requests.length === 1 ? 'rollout' : `rollouts[${i}]`),
+      );
+      for (const rollout of rollouts) this.backend.insertRollout(rollout);
+      this.backend.pushQueue(rollouts.map((r) => r.rollout_id));
+      return rollouts;
+    });
+  }
+
+  async dequeueRollout(params: DequeueParams = {}): Promise<AttemptedRollout | null> {
+    const [rollout] = await this.dequeueManyRollouts({ ...params, limit: 1 });
+    return rollout ?? null;
+  }
+
+  async dequeueManyRollouts(params: DequeueManyParams = {}): Promise<AttemptedRollout[]> {
+    const workerId = p.optionalString('worker_id', params.worker_id);
+    const limit = params.limit ?? 1;
+    if (!Number.isInteger(limit)) throw p.invalid('limit', `expected an integer, got ${p.describe(limit)}`);
+    return this.write(true, () => {
+      const now = this.now();
+      const dequeued: AttemptedRollout[] = [];
+      while (dequeued.length < limit) {
+        const rolloutId = this.backend.popQueue();
+        if (rolloutId === undefined) break;
+        const rollout = this.backend.getRollout(rolloutId);
+        // Ids whose rollout left the queuing states while queued are skipped.
+        if (!rollout || !isQueuing(rollout.status)) continue;
+        const attempt = this.newAttempt(rolloutId, this.backend.countAttempts(rolloutId) + 1, workerId, now);
+        this.backend.insertAttempt(attempt);
+        rollout.status = 'preparing';
+        this.backend.putRollout(rollout);
+        dequeued.push({ ...rollout, attempt });
+      }
+      if (workerId) {
+        const last = dequeued.at(-1);
+        if (last) this.syncWorker(last.attempt, true);
+        else this.backend.putWorker(markWorkerIdleAfterEmptyDequeue(this.worker(workerId), now));
+      }
+      return dequeued;
+    });
+  }
+
+  async startAttempt(rolloutId: string, params: StartAttemptParams = {}): Promise<AttemptedRollout> {
+    const workerId = p.optionalString('worker_id', params.worker_id);
+    return this.write(true, () => {
+      const rollout = this.requireRollout(rolloutId);
+      const attempt = this.newAttempt(rolloutId, this.backend.countAttempts(rolloutId) + 1, workerId, this.now());
+      this.backend.insertAttempt(attempt);
+      rollout.status = 'preparing';
+      this.backend.putRollout(rollout);
+      if (workerId) this.syncWorker(attempt, false);
+      return { ...rollout, attempt };
+    });
+  }
+
+  async queryRollouts(params: QueryRolloutsParams = {}): Promise<PaginatedResult<Rollout | AttemptedRollout>> {
+    const query = {
+      ...p.pageQuery(params, SORTABLE_FIELDS.rollouts, null),
+      status_in: p.rolloutStatusList(params.status_in),
+      rollout_id_in: p.listOf('rollout_id_in', params.rollout_id_in),
+      rollout_id_contains: p.optionalString('rollout_id_contains', params.rollout_id_contains),
+      filter_logic: p.filterLogic(params.filter_logic),
+    };
+    return this.read(true, () => {
+      const page = this.backend.queryRollouts(query);
+      return paginated(this.withLatestAttempts(page.items), page, query);
+    });
+  }
+
+  async getRolloutById(rolloutId: string): Promise<Rollout | AttemptedRollout | null> {
+    return this.read(true, () => {
+      const rollout = this.backend.getRollout(rolloutId);
+      return rollout ? (this.withLatestAttempts([rollout])[0] ?? null) : null;
+    });
+  }
+
+  async updateRollout(rolloutId: string, params: UpdateRolloutParams): Promise<Rollout> {
+    const changes: Partial<Rollout> = {};
+    if (params.input !== undefined) changes.input = params.input;
+    if (params.mode !== undefined) changes.mode = p.mode(params.mode);
+    if (params.resources_id !== undefined) changes.resources_id = p.optionalString('resources_id', params.resources_id);
+    if (params.status !== undefined) changes.status = p.rolloutStatus(params.status);
+    if (params.config !== undefined) changes.config = normalizeRolloutConfig(params.config);
+    if (params.metadata !== undefined) changes.metadata = p.optionalRecord('metadata', params.metadata);
+    return this.write(true, () => {
+      const rollout = this.requireRollout(rolloutId);
+      return this.applyRolloutUpdate(rollout, changes);
+    });
+  }
+
+  async waitForRollouts(params: WaitForRolloutsParams): Promise<Rollout[]> {
+    const ids = p.listOf('rollout_ids', params.rollout_ids) ?? [];
+    const timeout = p.optionalNumber('timeout', params.timeout);
+    const deadline = timeout == null ? Number.POSITIVE_INFINITY : Date.now() + timeout * 1000;
+    for (;;) {
+      const { finished, pending } = this.read(true, () => this.finishedSubset(ids));
+      if (pending === 0 || Date.now() >= deadline || this.closed) return finished;
+      await this.waiters.wait(ids, deadline - Date.now());
+    }
+  }
+
+  // ------------------------------------------------------------------ attempts
+
+  async queryAttempts(rolloutId: string, params: QueryAttemptsParams = {}): Promise<PaginatedResult<Attempt>> {
+    const query = p.pageQuery(params, SORTABLE_FIELDS.attempts, 'sequence_id');
+    return this.read(true, () => {
+      const page = this.backend.queryAttempts(rolloutId, query);
+      return paginated(page.items, page, query);
+    });
+  }
+
+  async getLatestAttempt(rolloutId: string): Promise<Attempt | null> {
+    return this.read(true, () => this.backend.getLatestAttempt(rolloutId) ?? null);
+  }
+
+  async updateAttempt(rolloutId: string, attemptId: string, params: UpdateAttemptParams): Promise<Attempt> {
+    const changes: Partial<Attempt> = {};
+    if (params.status !== undefined) changes.status = p.attemptStatus(params.status);
+    if (params.worker_id !== undefined) changes.worker_id = p.optionalString('worker_id', params.worker_id);
+    if (params.last_heartbeat_time !== undefined) {
+      changes.last_heartbeat_time = p.optionalNumber('last_heartbeat_time', params.last_heartbeat_time);
+    }
+    if (params.metadata !== undefined) changes.metadata = p.optionalRecord('metadata', params.metadata);
+    return this.write(true, () => {
+      const rollout = this.requireRollout(rolloutId);
+      const latest = this.backend.getLatestAttempt(rolloutId);
+      if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
+      const attempt = attemptId === 'latest' ? latest : this.backend.getAttempt(rolloutId, attemptId);
+      if (!attempt) throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
+      return this.applyAttemptUpdate(rollout, attempt, attempt.attempt_id === latest.attempt_id, changes);
+    });
+  }
+
+  // ------------------------------------------------------------------ resources
+
+  async addResources(resources: NamedResources): Promise<ResourcesUpdate> {
+    const parsed = parseNamedResources(resources, 'resources');
+    return this.write(false, () => {
+      const now = this.now();
+      const update: ResourcesUpdate = {
+        resources_id: generateResourcesId(),
+        create_time: now,
+        update_time: now,
+        version: 1,
+        resources: parsed,
+      };
+      this.backend.putResources(update);
+      return update;
+    });
+  }
+
+  async updateResources(resourcesId: string, resources: NamedResources): Promise<ResourcesUpdate> {
+    p.requireString('resources_id', resourcesId);
+    const parsed = parseNamedResources(resources, 'resources');
+    return this.write(true, () => {
+      const now = this.now();
+      const existing = this.backend.getResources(resourcesId);
+      // Upstream upserts: an unknown id is created with version 1.
+      const update: ResourcesUpdate = {
+        resources_id: resourcesId,
+        create_time: existing?.create_time ?? now,
+        update_time: now,
+        version: existing ? existing.version + 1 : 1,
+        resources: parsed,
+      };
+      this.backend.putResources(update);
+      return update;
+    });
+  }
+
+  async getResourcesById(resourcesId: string): Promise<ResourcesUpdate | null> {
+    return this.read(false, () => hydrate(this.backend.getResources(resourcesId)));
+  }
+
+  async getLatestResources(): Promise<ResourcesUpdate | null> {
+    return this.read(false, () => hydrate(this.backend.getLatestResources()));
+  }
+
+  async queryResources(params: QueryResourcesParams = {}): Promise<PaginatedResult<ResourcesUpdate>> {
+    const query = {
+      ...p.pageQuery(params, SORTABLE_FIELDS.resources, null),
+      resources_id: p.optionalString('resources_id', params.resources_id),
+      resources_id_contains: p.optionalString('resources_id_contains', params.resources_id_contains),
+    };
+    return this.read(false, () => {
+      const page = this.backend.queryResources(query);
+      return paginated(page.items.map((u) => hydrate(u)!), page, query);
+    });
+  }
+
+  // ------------------------------------------------------------------ spans
+
+  async addSpan(span: Span): Promise<Span | null> {
+    const [stored] = await this.addManySpans([span]);
+    return stored ?? null;
+  }
+
+  async addManySpans(spans: Span[]): Promise<Span[]> {
+    if (!Array.isArray(spans)) throw p.invalid('spans', 'expected a list');
+    spans.forEach((span, i) => p.checkSpan(span, spans.length === 1 ? 'span' : `spans[${i}]`));
+    return this.write(false, () => this.insertSpans(spans));
+  }
+
+  async addOtelSpan(
+    rolloutId: string,
+    attemptId: string,
+    span: OtelSpanLike,
+    sequenceId?: number | null,
+  ): Promise<Span | null> {
+    if (sequenceId != null && !Number.isInteger(sequenceId)) {
+      throw p.invalid('sequence_id', `expected an integer, got ${p.describe(sequenceId)}`);
+    }
+    return this.write(false, () => {
+      this.requireAttempt(rolloutId, attemptId);
+      const seq = sequenceId ?? this.backend.allocateSequenceIds(rolloutId, 1);
+      const converted = spanFromOtel(span, rolloutId, attemptId, seq);
+      return this.insertSpans([converted])[0] ?? null;
+    });
+  }
+
+  async getNextSpanSequenceId(rolloutId: string, _attemptId: string): Promise<number> {
+    p.requireString('rollout_id', rolloutId);
+    return this.write(false, () => this.backend.allocateSequenceIds(rolloutId, 1));
+  }
+
+  async getManySpanSequenceIds(rolloutAttemptIds: Array<[string, string]>): Promise<number[]> {
+    const rolloutIds = rolloutAttemptIds.map(([rolloutId], i) => p.requireString(`rollout_attempt_ids[${i}][0]`, rolloutId));
+    return this.write(false, () => {
+      const counts = new Map<string, number>();
+      for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+      const next = new Map<string, number>();
+      for (const [id, count] of counts) next.set(id, this.backend.allocateSequenceIds(id, count));
+      return rolloutIds.map((id) => {
+        const value = next.get(id)!;
+        next.set(id, value + 1);
+        return value;
+      });
+    });
+  }
+
+  async querySpans(rolloutId: string, params: QuerySpansParams = {}): Promise<PaginatedResult<Span>> {
+    p.requireString('rollout_id', rolloutId);
+    const query = {
+      ...p.pageQuery(params, SORTABLE_FIELDS.spans, 'sequence_id'),
+      rollout_id: rolloutId,
+      attempt_id: p.optionalString('attempt_id', params.attempt_id),
+      trace_id: p.optionalString('trace_id', params.trace_id),
+      trace_id_contains: p.optionalString('trace_id_contains', params.trace_id_contains),
+      span_id: p.optionalString('span_id', params.span_id),
+      span_id_contains: p.optionalString('span_id_contains', params.span_id_contains),
+      parent_id: p.optionalString('parent_id', params.parent_id),
+      parent_id_contains: p.optionalString('parent_id_contains', params.parent_id_contains),
+      name: p.optionalString('name', params.name),
+      name_contains: p.optionalString('name_contains', params.name_contains),
+      filter_logic: p.filterLogic(params.filter_logic),
+    };
+    return this.read(true, () => {
+      if (query.attempt_id === 'latest') {
+        const latest = this.backend.getLatestAttempt(rolloutId);
+        if (!latest) return paginated([], { items: [], total: 0 }, query);
+        query.attempt_id = latest.attempt_id;
+      }
+      const page = this.backend.querySpans(query);
+      return paginated(page.items, page, query);
+    });
+  }
+
+  // ------------------------------------------------------------------ workers
+
+  async queryWorkers(params: QueryWorkersParams = {}): Promise<PaginatedResult<Worker>> {
+    const query = {
+      ...p.pageQuery(params, SORTABLE_FIELDS.workers, null),
+      status_in: p.workerStatusList(params.status_in),
+      worker_id_contains: p.optionalString('worker_id_contains', params.worker_id_contains),
+      filter_logic: p.filterLogic(params.filter_logic),
+    };
+    return this.read(true, () => {
+      const page = this.backend.queryWorkers(query);
+      return paginated(page.items, page, query);
+    });
+  }
+
+  async getWorkerById(workerId: string): Promise<Worker | null> {
+    return this.read(false, () => this.backend.getWorker(workerId) ?? null);
+  }
+
+  async updateWorker(workerId: string, params: UpdateWorkerParams = {}): Promise<Worker> {
+    p.requireString('worker_id', workerId);
+    const stats = params.heartbeat_stats === undefined ? undefined : p.optionalRecord('heartbeat_stats', params.heartbeat_stats);
+    return this.write(false, () => {
+      const worker = this.worker(workerId);
+      worker.last_heartbeat_time = this.now();
+      if (stats !== undefined) worker.heartbeat_stats = stats === null ? null : { ...stats };
+      this.backend.putWorker(worker);
+      return worker;
+    });
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** Runs a mutating call atomically; `scan` runs the watchdog first (for the methods upstream guards). */
+  private write<T>(scan: boolean, fn: () => T): T {
+    this.ensureOpen();
+    if (scan) this.scanForUnhealthyRollouts();
+    const { result, finished } = this.backend.transaction(() => {
+      this.finishedInTx = [];
+      const value = fn();
+      return { result: value, finished: this.finishedInTx };
+    });
+    this.finishedInTx = [];
+    if (finished.length > 0) this.waiters.notify(finished);
+    return result;
+  }
+
+  private read<T>(scan: boolean, fn: () => T): T {
+    this.ensureOpen();
+    if (scan) this.scanForUnhealthyRollouts();
+    return this.backend.transaction(fn);
+  }
+
+  /** Rollout ids that reached a terminal status inside the current transaction (to wake waiters). */
+  private finishedInTx: string[] = [];
+
+  private ensureOpen(): void {
+    if (this.closed) throw new StoreClosedError('the store is closed');
+  }
+
+  /** The lazy, debounced watchdog: times out and marks unresponsive the latest attempts of running rollouts. */
+  private scanForUnhealthyRollouts(): void {
+    if (this.scanning) return;
+    const now = this.now();
+    if (this.debounceSeconds > 0 && now - this.lastScanTime < this.debounceSeconds) return;
+    this.lastScanTime = now;
+    this.scanning = true;
+    try {
+      this.write(false, () => {
+        const running = this.backend.rolloutsWithStatus(['preparing', 'running']);
+        const latest = this.backend.latestAttempts(running.map((r) => r.rollout_id));
+        for (const rollout of running) {
+          const attempt = latest.get(rollout.rollout_id);
+          if (!attempt) continue;
+          const status = unhealthyStatus(attempt, rollout.config, now);
+          if (status) this.applyAttemptUpdate(rollout, attempt, true, { status });
+        }
+      });
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private newRollout(
+    request: EnqueueRolloutRequest,
+    status: 'queuing' | 'preparing',
+    latestResourcesId: string | null,
+    label = 'rollout',
+  ): Rollout {
+    if (request == null || typeof request !== 'object' || !('input' in request)) {
+      throw p.invalid(`${label}.input`, 'is required');
+    }
+    const resourcesId = p.optionalString(`${label}.resources_id`, request.resources_id) ?? latestResourcesId;
+    return {
+      rollout_id: generateRolloutId(),
+      input: request.input,
+      start_time: this.now(),
+      end_time: null,
+      mode: p.optionalOneOf(`${label}.mode`, request.mode, ['train', 'val', 'test'] as const),
+      resources_id: resourcesId,
+      status,
+      config: normalizeRolloutConfig(request.config, `${label}.config`),
+      metadata: { ...(p.optionalRecord(`${label}.metadata`, request.metadata) ?? {}) },
+    };
+  }
+
+  private newAttempt(rolloutId: string, sequenceId: number, workerId: string | null, now: number): Attempt {
+    return {
+      rollout_id: rolloutId,
+      attempt_id: generateAttemptId(),
+      sequence_id: sequenceId,
+      start_time: now,
+      end_time: null,
+      status: 'preparing',
+      worker_id: workerId,
+      last_heartbeat_time: null,
+      metadata: null,
+    };
+  }
+
+  private requireRollout(rolloutId: string): Rollout {
+    const rollout = this.backend.getRollout(rolloutId);
+    if (!rollout) throw new NotFoundError(`rollout ${rolloutId} not found`);
+    return rollout;
+  }
+
+  private requireAttempt(rolloutId: string, attemptId: string): Attempt {
+    this.requireRollout(rolloutId);
+    const attempt = this.backend.getAttempt(rolloutId, attemptId);
+    if (!attempt) throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
+    return attempt;
+  }
+
+  private worker(workerId: string): Worker {
+    return this.backend.getWorker(workerId) ?? newWorker(workerId);
+  }
+
+  private syncWorker(attempt: Attempt, dequeued: boolean): void {
+    if (!attempt.worker_id) return;
+    this.backend.putWorker(syncWorkerWithAttempt(this.worker(attempt.worker_id), attempt, this.now(), dequeued));
+  }
+
+  /** Applies rollout field changes: end time on terminal statuses, re-enqueue on entering a queuing status. */
+  private applyRolloutUpdate(rollout: Rollout, changes: Partial<Rollout>): Rollout {
+    Object.assign(rollout, changes);
+    if (changes.status !== undefined) {
+      if (FINISHED_STATUSES.includes(changes.status)) {
+        rollout.end_time = this.now();
+        this.finishedInTx.push(rollout.rollout_id);
+      }
+      if (isQueuing(changes.status) && !this.backend.queueHas(rollout.rollout_id)) {
+        this.backend.pushQueue([rollout.rollout_id]);
+      }
+    }
+    this.backend.putRollout(rollout);
+    return rollout;
+  }
+
+  /** Applies attempt changes, propagates the status to the rollout when latest, and syncs the worker. */
+  private applyAttemptUpdate(
+    rollout: Rollout,
+    attempt: Attempt,
+    isLatest: boolean,
+    changes: Partial<Attempt>,
+  ): Attempt {
+    let syncWorker = false;
+    if (changes.worker_id !== undefined) {
+      attempt.worker_id = changes.worker_id;
+      syncWorker = Boolean(changes.worker_id);
+    }
+    if (changes.status !== undefined) {
+      attempt.status = changes.status;
+      if (changes.status === 'failed' || changes.status === 'succeeded') attempt.end_time = this.now();
+      syncWorker ||= Boolean(attempt.worker_id);
+    }
+    if (changes.last_heartbeat_time !== undefined) attempt.last_heartbeat_time = changes.last_heartbeat_time;
+    if (changes.metadata !== undefined) attempt.metadata = changes.metadata;
+    this.backend.putAttempt(attempt);
+    if (isLatest) {
+      const status = rolloutStatusFromAttempt(attempt, rollout.config);
+      if (status !== rollout.status) this.applyRolloutUpdate(rollout, { status });
+    }
+    if (syncWorker) this.syncWorker(attempt, false);
+    return attempt;
+  }
+
+  /** Inserts spans (rollout and attempt must exist) and treats them as heartbeats of their attempts. */
+  private insertSpans(spans: Span[]): Span[] {
+    const groups = new Map<string, { rolloutId: string; attemptId: string; maxSeq: number }>();
+    for (const span of spans) {
+      const key = `${span.rollout_id}\u0000${span.attempt_id}`;
+      const group = groups.get(key);
+      if (group) group.maxSeq = Math.max(group.maxSeq, span.sequence_id);
+      else groups.set(key, { rolloutId: span.rollout_id, attemptId: span.attempt_id, maxSeq: span.sequence_id });
+    }
+    for (const { rolloutId, attemptId } of groups.values()) this.requireAttempt(rolloutId, attemptId);
+    for (const { rolloutId, maxSeq } of groups.values()) this.backend.raiseSequenceId(rolloutId, maxSeq);
+    const inserted = this.backend.insertSpans(spans);
+    const stored = spans.filter((_, i) => inserted[i]);
+    const heartbeats = new Set(stored.map((s) => `${s.rollout_id}\u0000${s.attempt_id}`));
+    for (const key of heartbeats) {
+      const { rolloutId, attemptId } = groups.get(key)!;
+      this.onAttemptHeartbeat(rolloutId, attemptId);
+    }
+    return stored;
+  }
+
+  /** A span arrived: preparing/unresponsive attempts run again; a latest attempt's rollout starts running. */
+  private onAttemptHeartbeat(rolloutId: string, attemptId: string): void {
+    const attempt = this.backend.getAttempt(rolloutId, attemptId)!;
+    attempt.last_heartbeat_time = this.now();
+    if (attempt.status === 'preparing' || attempt.status === 'unresponsive') attempt.status = 'running';
+    this.backend.putAttempt(attempt);
+    const latest = this.backend.getLatestAttempt(rolloutId);
+    const rollout = this.backend.getRollout(rolloutId)!;
+    // Upstream checks ["preparing", "queueing", "requeuing"]; its "queueing" typo means a queuing rollout is
+    // left alone, and we keep that behaviour.
+    if (latest?.attempt_id === attemptId && (rollout.status === 'preparing' || rollout.status === 'requeuing')) {
+      rollout.status = 'running';
+      this.backend.putRollout(rollout);
+    }
+  }
+
+  private withLatestAttempts(rollouts: Rollout[]): Array<Rollout | AttemptedRollout> {
+    if (rollouts.length === 0) return [];
+    const latest = this.backend.latestAttempts(rollouts.map((r) => r.rollout_id));
+    return rollouts.map((rollout) => {
+      const attempt = latest.get(rollout.rollout_id);
+      return attempt ? { ...rollout, attempt } : rollout;
+    });
+  }
+
+  private finishedSubset(ids: string[]): { finished: Rollout[]; pending: number } {
+    const finished: Rollout[] = [];
+    let pending = 0;
+    for (const id of ids) {
+      const rollout = this.backend.getRollout(id);
+      // Unknown ids are dropped silently, as upstream does.
+      if (!rollout) continue;
+      if (isFinished(rollout.status)) finished.push(rollout);
+      else pending += 1;
+    }
+    return { finished, pending };
+  }
+}
+
+function paginated<T>(items: T[], page: Page<unknown>, query: PageQuery): PaginatedResult<T> {
+  return { items, limit: query.limit, offset: query.offset, total: page.total };
+}
+
+/** Backends may hand back plain objects; resources always leave the store as class instances. */
+function hydrate(update: ResourcesUpdate | undefined): ResourcesUpdate | null {
+  if (!update) return null;
+  return { ...update, resources: parseNamedResources(update.resources, 'resources') };
+}

@@ -1,0 +1,27 @@
+import { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
+import type { LightningStoreCapabilities } from './lightning-store.js';
+import { SqliteBackend } from './sqlite/index.js';
+
+export interface SqliteStoreOptions extends BaseStoreOptions {
+  /** Database file (created if missing), or ':memory:'. */
+  path: string;
+  /** `full` (default): an acknowledged write survives power loss; `normal`: survives a process crash. */
+  synchronous?: 'full' | 'normal';
+}
+
+/**
+ * The embedded default LightningStore: one SQLite file (WAL), durable and shareable by several processes
+ * on one machine. Reopening the same file gives back everything.
+ */
+export class SqliteLightningStore extends BaseLightningStore {
+  readonly capabilities: LightningStoreCapabilities = {
+    thread_safe: true,
+    async_safe: true,
+    zero_copy: true,
+    otlp_traces: false,
+  };
+
+  constructor(options: SqliteStoreOptions) {
+    super(new SqliteBackend({ path: options.path, synchronous: options.synchronous }), options);
+  }
+}

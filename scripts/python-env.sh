@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Creates the Python environment used by the interop tests (upstream agentlightning 0.3.0).
+# Idempotent: does nothing when /work/main/.venv already has the pinned versions.
+# Usage: bash scripts/python-env.sh            (quiet; exits non-zero with the pip log on failure)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${ARCLIGHT_VENV:-$ROOT/.venv}"
+PYTHON_BIN="${PYTHON:-python3}"
+# Pinned requirements: upstream under test + what the interop scripts import directly.
+REQUIREMENTS=(
+  "agentlightning==0.3.0"
+)
+
+fail() {
+  echo "python-env: $*" >&2
+  exit 1
+}
+
+satisfied() {
+  [[ -x "$VENV/bin/python" ]] || return 1
+  "$VENV/bin/python" - "${REQUIREMENTS[@]}" <<'PY' >/dev/null 2>&1
+import sys
+from importlib.metadata import version, PackageNotFoundError
+for req in sys.argv[1:]:
+    name, _, want = req.partition("==")
+    try:
+        if version(name) != want:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+import agentlightning  # noqa: F401  (import must work, not just the metadata)
+PY
+}
+
+if satisfied; then
+  exit 0
+fi
+
+command -v "$PYTHON_BIN" >/dev/null || fail "$PYTHON_BIN not found"
+"$PYTHON_BIN" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
+  || fail "agentlightning 0.3.0 needs Python >= 3.10 (found $("$PYTHON_BIN" --version 2>&1))"
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+  "$PYTHON_BIN" -m venv "$VENV" || fail "could not create venv at $VENV"
+fi
+
+LOG="$(mktemp -t python-env.XXXXXX.log)"
+if ! "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${REQUIREMENTS[@]}" >"$LOG" 2>&1; then
+  cat "$LOG" >&2
+  fail "pip install failed (log above, also in $LOG)"
+fi
+rm -f "$LOG"
+
+satisfied || fail "installed, but the pinned versions are still not importable from $VENV"
+echo "python-env: ready at $VENV"
