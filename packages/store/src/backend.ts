@@ -26,6 +26,8 @@ export interface StoreBackend {
   readonly name: string;
 
   transaction<T>(fn: () => T): T;
+  /** Runs the reads in `fn` against one consistent view without taking a write lock; `fn` must not write. */
+  snapshot<T>(fn: () => T): T;
   close(): void;
 
   // ---- rollouts (primary key rollout_id) ----

@@ -457,7 +457,7 @@ export abstract class BaseLightningStore implements LightningStore {
   private read<T>(scan: boolean, fn: () => T): T {
     this.ensureOpen();
     if (scan) this.scanForUnhealthyRollouts();
-    return this.backend.transaction(fn);
+    return this.backend.snapshot(fn);
   }
 
   /** Rollout ids that reached a terminal status inside the current transaction (to wake waiters). */

@@ -30,7 +30,14 @@ export interface OtelSpanLike {
   endTime: HrTime;
   status: { code: number; message?: string | undefined };
   attributes: Record<string, OtelAttributeValue>;
-  events: Array<{ name: string; time: HrTime; attributes?: Record<string, OtelAttributeValue> | undefined }>;
-  links: Array<{ context: OtelSpanContextLike; attributes?: Record<string, OtelAttributeValue> | undefined }>;
+  events: Array<{
+    name: string;
+    time: HrTime;
+    attributes?: Record<string, OtelAttributeValue> | undefined;
+  }>;
+  links: Array<{
+    context: OtelSpanContextLike;
+    attributes?: Record<string, OtelAttributeValue> | undefined;
+  }>;
   resource: { attributes: Record<string, unknown>; schemaUrl?: string | undefined };
 }

@@ -1,5 +1,10 @@
 /** Tunable resources (Agent Lightning v0.x `types/resources.py`): plain wire fields plus behaviour. */
 
+import { ValidationError } from '../errors.js';
+import { formatFString } from '../prompt/f-string.js';
+
+export { formatFString };
+
 export interface LLMFields {
   endpoint: string;
   model: string;
@@ -39,7 +44,10 @@ export class ProxyLLM extends LLM {
   override getBaseUrl(rolloutId?: string | null, attemptId?: string | null): string {
     if (rolloutId == null && attemptId == null) return this.endpoint;
     if (typeof rolloutId !== 'string' || typeof attemptId !== 'string') {
-      throw new TypeError('ProxyLLM.getBaseUrl: rolloutId and attemptId must both be strings or both be absent');
+      throw new ValidationError(
+        `ProxyLLM.getBaseUrl: rolloutId and attemptId must both be strings or both be absent ` +
+          `(got rolloutId=${String(rolloutId)}, attemptId=${String(attemptId)})`,
+      );
     }
     let prefix = this.endpoint.endsWith('/') ? this.endpoint.slice(0, -1) : this.endpoint;
     const hasV1 = prefix.endsWith('/v1');
@@ -80,7 +88,9 @@ export class PromptTemplate {
 
   format(values: Record<string, unknown>): string {
     if (this.engine !== 'f-string') {
-      throw new Error(`PromptTemplate.format supports only the "f-string" engine, not "${this.engine}"`);
+      throw new ValidationError(
+        `PromptTemplate.format supports only the "f-string" engine, not engine "${this.engine}"`,
+      );
     }
     return formatFString(this.template, values);
   }
@@ -96,60 +106,4 @@ export interface ResourcesUpdate {
   update_time: number;
   version: number;
   resources: NamedResources;
-}
-
-/**
- * Python `str.format(**kw)` for named fields: `{name}`, `{name.attr}`, `{name[key]}`, `{{`/`}}` escapes.
- * Positional fields and format specs other than none are rejected with an error naming the field.
- */
-export function formatFString(template: string, values: Record<string, unknown>): string {
-  let out = '';
-  let i = 0;
-  while (i < template.length) {
-    const ch = template[i]!;
-    if (ch === '{') {
-      if (template[i + 1] === '{') {
-        out += '{';
-        i += 2;
-        continue;
-      }
-      const close = template.indexOf('}', i);
-      if (close < 0) throw new Error(`PromptTemplate: single '{' at position ${i} is not closed`);
-      out += renderField(template.slice(i + 1, close), values);
-      i = close + 1;
-    } else if (ch === '}') {
-      if (template[i + 1] !== '}') throw new Error(`PromptTemplate: single '}' at position ${i}`);
-      out += '}';
-      i += 2;
-    } else {
-      out += ch;
-      i += 1;
-    }
-  }
-  return out;
-}
-
-function renderField(field: string, values: Record<string, unknown>): string {
-  const [expr = '', conversion] = splitConversion(field);
-  const match = /^([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]+\])*)$/.exec(expr);
-  if (!match) throw new Error(`PromptTemplate: unsupported replacement field "{${field}}"`);
-  const name = match[1]!;
-  if (!Object.hasOwn(values, name)) throw new Error(`PromptTemplate: missing value for "${name}"`);
-  let value: unknown = values[name];
-  for (const part of (match[2] ?? '').match(/\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]+\]/g) ?? []) {
-    const key = part.startsWith('.') ? part.slice(1) : part.slice(1, -1);
-    const container = value as Record<string, unknown> | null | undefined;
-    if (container == null || !(key in Object(container))) {
-      throw new Error(`PromptTemplate: "${expr}" has no "${key}"`);
-    }
-    value = Array.isArray(container) && /^\d+$/.test(key) ? container[Number(key)] : container[key];
-  }
-  if (conversion === 'r') return JSON.stringify(value) ?? String(value);
-  return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-}
-
-function splitConversion(field: string): [string, string | undefined] {
-  if (field.includes(':')) throw new Error(`PromptTemplate: format specs are not supported in "{${field}}"`);
-  const bang = field.indexOf('!');
-  return bang < 0 ? [field, undefined] : [field.slice(0, bang), field.slice(bang + 1)];
 }

@@ -53,6 +53,14 @@ export interface EnqueueRolloutRequest {
   metadata?: Record<string, unknown> | null;
 }
 
+/** An EnqueueRolloutRequest after validation: every optional field present, `config` complete or null. */
+export interface NormalizedEnqueueRolloutRequest extends EnqueueRolloutRequest {
+  mode: RolloutMode | null;
+  resources_id: string | null;
+  config: RolloutConfig | null;
+  metadata: Record<string, unknown> | null;
+}
+
 export const defaultRolloutConfig = (): RolloutConfig => ({
   timeout_seconds: null,
   unresponsive_seconds: null,

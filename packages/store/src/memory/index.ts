@@ -1,0 +1,2 @@
+export { MemoryBackend, type MemoryBackendOptions } from './memory-backend.js';
+export type { SpanSizeEstimator } from './span-table.js';

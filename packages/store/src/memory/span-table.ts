@@ -1,0 +1,116 @@
+import type { Span } from '@arclight/core';
+import type { UndoJournal } from './undo-journal.js';
+
+interface RolloutSpans {
+  /** Every span of the rollout in insertion order. */
+  all: Span[];
+  /** attempt_id → (span_id → span), each in insertion order. */
+  byAttempt: Map<string, Map<string, Span>>;
+}
+
+export type SpanSizeEstimator = (span: Span) => number;
+
+/**
+ * Approximate size: about the length of the span's JSON text, computed by walking the value (string
+ * lengths are O(1), so large attributes cost nothing extra) instead of serializing it.
+ */
+export const estimateSpanBytes: SpanSizeEstimator = (span) => jsonLength(span, 0);
+
+/** Nesting deeper than this is not counted (guards against cyclic values). */
+const MAX_DEPTH = 32;
+
+function jsonLength(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return 8;
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth >= MAX_DEPTH) return 2;
+      let size = 2;
+      if (Array.isArray(value)) {
+        for (const item of value) size += jsonLength(item, depth + 1) + 1;
+        return size;
+      }
+      for (const key of Object.keys(value)) {
+        size += key.length + 4 + jsonLength((value as Record<string, unknown>)[key], depth + 1);
+      }
+      return size;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** Spans indexed by rollout and attempt; a rollout's spans are found without scanning other rollouts. */
+export class SpanTable {
+  private readonly byRollout = new Map<string, RolloutSpans>();
+  private total = 0;
+  private totalBytes = 0;
+
+  constructor(
+    private readonly journal: UndoJournal,
+    private readonly estimateSize: SpanSizeEstimator,
+  ) {}
+
+  get size(): number {
+    return this.total;
+  }
+
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  /** Stores the span unless its primary key exists; returns whether it was stored. */
+  insert(span: Span): boolean {
+    const { rollout_id: rolloutId, attempt_id: attemptId, span_id: spanId } = span;
+    if (this.byRollout.get(rolloutId)?.byAttempt.get(attemptId)?.has(spanId)) return false;
+    const bytes = Math.max(0, Math.floor(this.estimateSize(span)) || 0);
+
+    let group = this.byRollout.get(rolloutId);
+    if (group === undefined) {
+      group = { all: [], byAttempt: new Map() };
+      this.byRollout.set(rolloutId, group);
+    }
+    let ofAttempt = group.byAttempt.get(attemptId);
+    if (ofAttempt === undefined) {
+      ofAttempt = new Map();
+      group.byAttempt.set(attemptId, ofAttempt);
+    }
+    ofAttempt.set(spanId, span);
+    group.all.push(span);
+    this.total++;
+    this.totalBytes += bytes;
+
+    if (this.journal.active) {
+      const rolloutGroup = group;
+      const attemptGroup = ofAttempt;
+      this.journal.record(() => {
+        rolloutGroup.all.pop();
+        attemptGroup.delete(spanId);
+        if (attemptGroup.size === 0) rolloutGroup.byAttempt.delete(attemptId);
+        if (rolloutGroup.all.length === 0) this.byRollout.delete(rolloutId);
+        this.total--;
+        this.totalBytes -= bytes;
+      });
+    }
+    return true;
+  }
+
+  /** The spans of one rollout (optionally one attempt) in insertion order. */
+  candidates(rolloutId: string, attemptId: string | null): Iterable<Span> {
+    const group = this.byRollout.get(rolloutId);
+    if (group === undefined) return [];
+    if (attemptId === null) return group.all;
+    return group.byAttempt.get(attemptId)?.values() ?? [];
+  }
+
+  clear(): void {
+    this.byRollout.clear();
+    this.total = 0;
+    this.totalBytes = 0;
+  }
+}

@@ -1,0 +1,192 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { StoreClosedError, StoreError } from '@arclight/core';
+
+/** How hard SQLite works to make a commit durable (`PRAGMA synchronous`). */
+export type SqliteSynchronous = 'full' | 'normal';
+
+export interface SqliteConnectionOptions {
+  /** File path, or `':memory:'` for a private in-memory database. */
+  path: string;
+  /**
+   * `'full'` (default): every acknowledged commit is fsynced and survives a process crash and a power loss.
+   * `'normal'`: in WAL mode a commit survives a process crash but the last commits before a power loss or
+   * OS crash may be lost (the database stays consistent); noticeably faster for many small writes.
+   */
+  synchronous?: SqliteSynchronous;
+  /** How long a write waits for another connection (e.g. another process) to release the lock. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+const MAX_CACHED_STATEMENTS = 512;
+
+/**
+ * One `DatabaseSync` with the PRAGMAs Arclight needs, a prepared-statement cache keyed by SQL text and
+ * transactions that nest (an inner call joins the outer transaction through a savepoint).
+ */
+export class SqliteConnection {
+  readonly path: string;
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private depth = 0;
+  private closed = false;
+
+  constructor(options: SqliteConnectionOptions) {
+    const synchronous = options.synchronous ?? 'full';
+    if (synchronous !== 'full' && synchronous !== 'normal') {
+      throw new StoreError(
+        `SqliteBackend: synchronous must be 'full' or 'normal', got ${String(synchronous)}`,
+      );
+    }
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+      throw new StoreError(
+        `SqliteBackend: busyTimeoutMs must be a non-negative integer, got ${busyTimeoutMs}`,
+      );
+    }
+    this.path = options.path;
+    try {
+      // Referential integrity is enforced above the backend (as for every backend), so no foreign keys.
+      this.db = new DatabaseSync(options.path, {
+        timeout: busyTimeoutMs,
+        enableForeignKeyConstraints: false,
+      });
+    } catch (error) {
+      throw new StoreError(
+        `SqliteBackend: cannot open database ${options.path}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    try {
+      this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      // WAL: readers never block the writer and a commit is one append (falls back to 'memory' for :memory:).
+      this.db.exec('PRAGMA journal_mode = WAL');
+      this.db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
+      this.db.exec('PRAGMA temp_store = MEMORY');
+      this.db.exec('PRAGMA cache_size = -32768'); // 32 MiB page cache
+      this.db.exec('PRAGMA journal_size_limit = 67108864'); // truncate the WAL back to 64 MiB after checkpoints
+    } catch (error) {
+      this.db.close();
+      throw new StoreError(
+        `SqliteBackend: cannot configure database ${options.path}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  /** The raw handle, for the migration runner. */
+  get handle(): DatabaseSync {
+    this.ensureOpen();
+    return this.db;
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  /** The prepared statement for `sql`, prepared once per connection. */
+  prepare(sql: string): StatementSync {
+    this.ensureOpen();
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) {
+        const oldest = this.statements.keys().next().value;
+        if (oldest !== undefined) this.statements.delete(oldest);
+      }
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs `fn` atomically. The outermost call holds `BEGIN IMMEDIATE` (the write lock, taken up front so two
+   * processes never deadlock upgrading a read lock); nested calls join it through a savepoint, so an inner
+   * failure that the caller catches undoes only the inner writes.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return this.nested(fn);
+    this.prepare('BEGIN IMMEDIATE').run();
+    this.depth = 1;
+    try {
+      const result = fn();
+      assertSynchronous(result);
+      this.prepare('COMMIT').run();
+      return result;
+    } catch (error) {
+      if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  /**
+   * Runs the reads in `fn` against one snapshot (a deferred transaction that never writes), or inside the
+   * current transaction if there is one.
+   */
+  snapshot<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.prepare('BEGIN DEFERRED').run();
+    this.depth = 1;
+    try {
+      const result = fn();
+      this.prepare('COMMIT').run();
+      return result;
+    } catch (error) {
+      if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    try {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.db.exec('PRAGMA optimize'); // refreshes planner statistics when they are stale; cheap otherwise
+    } catch {
+      // Best effort: the connection is closed below either way.
+    } finally {
+      this.db.close();
+    }
+  }
+
+  private nested<T>(fn: () => T): T {
+    const savepoint = `arclight_sp${this.depth}`;
+    this.prepare(`SAVEPOINT ${savepoint}`).run();
+    this.depth += 1;
+    try {
+      const result = fn();
+      assertSynchronous(result);
+      this.prepare(`RELEASE ${savepoint}`).run();
+      return result;
+    } catch (error) {
+      if (!this.closed && this.db.isTransaction) {
+        this.prepare(`ROLLBACK TO ${savepoint}`).run();
+        this.prepare(`RELEASE ${savepoint}`).run();
+      }
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new StoreClosedError(`SqliteBackend: database ${this.path} is closed`);
+  }
+}
+
+function assertSynchronous(result: unknown): void {
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+    throw new StoreError(
+      'SqliteBackend.transaction: the callback must be synchronous (it returned a promise)',
+    );
+  }
+}

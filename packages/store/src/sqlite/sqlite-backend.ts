@@ -1,0 +1,343 @@
+import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
+import type {
+  Attempt,
+  ResourcesUpdate,
+  Rollout,
+  RolloutStatus,
+  Span,
+  Worker,
+} from '@arclight/core';
+import { NotFoundError, StoreError, ValidationError } from '@arclight/core';
+import type {
+  BackendCounts,
+  Page,
+  PageQuery,
+  ResourcesQuery,
+  RolloutQuery,
+  SpanQuery,
+  StoreBackend,
+  WorkerQuery,
+} from '../backend.js';
+import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
+import { migrate } from './migrations.js';
+import { type Clause, Conditions, orderBy } from './query-builder.js';
+import { SQL } from './statements.js';
+import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
+
+export type SqliteBackendOptions = SqliteConnectionOptions;
+
+type Row = Record<string, SQLOutputValue>;
+
+/** SQLite extended result codes for a violated PRIMARY KEY / UNIQUE constraint. */
+const UNIQUE_VIOLATIONS = new Set([1555, 2067]);
+
+/**
+ * The embedded default backend: one SQLite file (WAL, `synchronous=FULL` unless told otherwise) that
+ * several processes may share. Every acknowledged write is durable; `transaction` is `BEGIN IMMEDIATE`.
+ */
+export class SqliteBackend implements StoreBackend {
+  readonly name = 'sqlite';
+  private readonly db: SqliteConnection;
+
+  constructor(options: SqliteBackendOptions) {
+    if (typeof options?.path !== 'string' || options.path === '') {
+      throw new ValidationError('SqliteBackend: path must be a file path or ":memory:"');
+    }
+    this.db = new SqliteConnection(options);
+    try {
+      migrate(this.db);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  /** The database file (or ':memory:'). */
+  get path(): string {
+    return this.db.path;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn);
+  }
+
+  snapshot<T>(fn: () => T): T {
+    return this.db.snapshot(fn);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  // ---------------------------------------------------------------- rollouts
+
+  insertRollout(rollout: Rollout): void {
+    this.insert(ROLLOUTS, rollout, `insertRollout: rollout_id "${rollout.rollout_id}"`);
+  }
+
+  putRollout(rollout: Rollout): void {
+    this.update(ROLLOUTS, rollout, `putRollout: rollout_id "${rollout.rollout_id}"`);
+  }
+
+  getRollout(rolloutId: string): Rollout | undefined {
+    return this.one<Rollout>(SQL.rolloutById, rolloutId);
+  }
+
+  queryRollouts(query: RolloutQuery): Page<Rollout> {
+    const where = new Conditions(ROLLOUTS)
+      .within('status', query.status_in)
+      .within('rollout_id', query.rollout_id_in)
+      .contains('rollout_id', query.rollout_id_contains)
+      .where(query.filter_logic);
+    return this.page<Rollout>(ROLLOUTS, where, query);
+  }
+
+  rolloutsWithStatus(statuses: readonly RolloutStatus[]): Rollout[] {
+    if (statuses.length === 0) return [];
+    return this.all<Rollout>(SQL.rolloutsWithStatus, JSON.stringify(statuses));
+  }
+
+  // ---------------------------------------------------------------- queue
+
+  pushQueue(rolloutIds: string[]): void {
+    if (rolloutIds.length === 0) return;
+    this.db.transaction(() => {
+      const statement = this.db.prepare(SQL.pushQueue);
+      for (const id of rolloutIds) statement.run(id);
+    });
+  }
+
+  popQueue(): string | undefined {
+    const row = this.db.prepare(SQL.popQueue).get();
+    return row === undefined ? undefined : String(row.rollout_id);
+  }
+
+  queueSize(): number {
+    return this.count(SQL.queueSize);
+  }
+
+  queueHas(rolloutId: string): boolean {
+    return this.db.prepare(SQL.queueHas).get(rolloutId) !== undefined;
+  }
+
+  // ---------------------------------------------------------------- attempts
+
+  insertAttempt(attempt: Attempt): void {
+    const { rollout_id, attempt_id } = attempt;
+    this.insert(
+      ATTEMPTS,
+      attempt,
+      `insertAttempt: attempt_id "${attempt_id}" in rollout "${rollout_id}"`,
+    );
+  }
+
+  putAttempt(attempt: Attempt): void {
+    const { rollout_id, attempt_id } = attempt;
+    this.update(
+      ATTEMPTS,
+      attempt,
+      `putAttempt: attempt_id "${attempt_id}" in rollout "${rollout_id}"`,
+    );
+  }
+
+  getAttempt(rolloutId: string, attemptId: string): Attempt | undefined {
+    return this.one<Attempt>(SQL.attemptById, rolloutId, attemptId);
+  }
+
+  getLatestAttempt(rolloutId: string): Attempt | undefined {
+    return this.one<Attempt>(SQL.latestAttempt, rolloutId);
+  }
+
+  latestAttempts(rolloutIds: string[]): Map<string, Attempt> {
+    const latest = new Map<string, Attempt>();
+    if (rolloutIds.length === 0) return latest;
+    for (const row of this.db.prepare(SQL.latestAttempts).all(JSON.stringify(rolloutIds))) {
+      latest.set(String(row.rollout_id), JSON.parse(String(row.data)) as Attempt);
+    }
+    return latest;
+  }
+
+  countAttempts(rolloutId: string): number {
+    return this.count(SQL.countAttempts, rolloutId);
+  }
+
+  queryAttempts(rolloutId: string, query: PageQuery): Page<Attempt> {
+    return this.page<Attempt>(
+      ATTEMPTS,
+      new Conditions(ATTEMPTS).require('rollout_id', rolloutId).where(),
+      query,
+    );
+  }
+
+  // ---------------------------------------------------------------- spans
+
+  insertSpans(spans: Span[]): boolean[] {
+    if (spans.length === 0) return [];
+    return this.db.transaction(() => {
+      const statement = this.db.prepare(SQL.insertSpan);
+      const inserted: boolean[] = [];
+      let count = 0;
+      let bytes = 0;
+      for (const span of spans) {
+        const json = JSON.stringify(span);
+        const added = Number(statement.run(...SPANS.values(span), json).changes) > 0;
+        inserted.push(added);
+        if (added) {
+          count += 1;
+          bytes += Buffer.byteLength(json);
+        }
+      }
+      if (count > 0) this.db.prepare(SQL.addSpanTotals).run(count, bytes);
+      return inserted;
+    });
+  }
+
+  querySpans(query: SpanQuery): Page<Span> {
+    const conditions = new Conditions(SPANS).require('rollout_id', query.rollout_id);
+    if (query.attempt_id != null) conditions.require('attempt_id', query.attempt_id);
+    const where = conditions
+      .equals('trace_id', query.trace_id)
+      .contains('trace_id', query.trace_id_contains)
+      .equals('span_id', query.span_id)
+      .contains('span_id', query.span_id_contains)
+      .equals('parent_id', query.parent_id)
+      .contains('parent_id', query.parent_id_contains)
+      .equals('name', query.name)
+      .contains('name', query.name_contains)
+      .where(query.filter_logic);
+    return this.page<Span>(SPANS, where, query);
+  }
+
+  // ---------------------------------------------------------------- span sequence ids
+
+  allocateSequenceIds(rolloutId: string, count: number): number {
+    if (!Number.isSafeInteger(count) || count < 0) {
+      throw new ValidationError(
+        `allocateSequenceIds: count must be a non-negative integer, got ${count}`,
+      );
+    }
+    const row = this.db.prepare(SQL.allocateSequence).get(rolloutId, count);
+    return Number(row?.last_id) - count + 1;
+  }
+
+  raiseSequenceId(rolloutId: string, sequenceId: number): void {
+    if (!Number.isFinite(sequenceId)) {
+      throw new ValidationError(
+        `raiseSequenceId: sequenceId must be a finite number, got ${sequenceId}`,
+      );
+    }
+    const floor = Math.floor(sequenceId);
+    // Ids start at 1, so a counter at or below 0 is the same as no counter.
+    if (floor > 0) this.db.prepare(SQL.raiseSequence).run(rolloutId, floor);
+  }
+
+  // ---------------------------------------------------------------- resources
+
+  putResources(update: ResourcesUpdate): void {
+    this.upsert(RESOURCES, update);
+  }
+
+  getResources(resourcesId: string): ResourcesUpdate | undefined {
+    return this.one<ResourcesUpdate>(SQL.resourcesById, resourcesId);
+  }
+
+  getLatestResources(): ResourcesUpdate | undefined {
+    return this.one<ResourcesUpdate>(SQL.latestResources);
+  }
+
+  queryResources(query: ResourcesQuery): Page<ResourcesUpdate> {
+    const where = new Conditions(RESOURCES)
+      .equals('resources_id', query.resources_id)
+      .contains('resources_id', query.resources_id_contains)
+      .where('and');
+    return this.page<ResourcesUpdate>(RESOURCES, where, query);
+  }
+
+  // ---------------------------------------------------------------- workers
+
+  putWorker(worker: Worker): void {
+    this.upsert(WORKERS, worker);
+  }
+
+  getWorker(workerId: string): Worker | undefined {
+    return this.one<Worker>(SQL.workerById, workerId);
+  }
+
+  queryWorkers(query: WorkerQuery): Page<Worker> {
+    const where = new Conditions(WORKERS)
+      .within('status', query.status_in)
+      .contains('worker_id', query.worker_id_contains)
+      .where(query.filter_logic);
+    return this.page<Worker>(WORKERS, where, query);
+  }
+
+  // ---------------------------------------------------------------- statistics
+
+  counts(): BackendCounts {
+    const row = this.db.prepare(SQL.counts).get() ?? {};
+    return {
+      rollouts: Number(row.rollouts ?? 0),
+      attempts: Number(row.attempts ?? 0),
+      spans: Number(row.spans ?? 0),
+      resources: Number(row.resources ?? 0),
+      workers: Number(row.workers ?? 0),
+      span_bytes: Number(row.bytes ?? 0),
+    };
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private insert<T>(table: Table<T>, record: T, what: string): void {
+    try {
+      this.db.prepare(table.insertSql).run(...table.values(record), JSON.stringify(record));
+    } catch (error) {
+      if (UNIQUE_VIOLATIONS.has((error as { errcode?: number }).errcode ?? 0)) {
+        throw new StoreError(`${what} already exists`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  private update<T>(table: Table<T>, record: T, what: string): void {
+    const { changes } = this.db
+      .prepare(table.updateSql)
+      .run(...table.updateParams(record, JSON.stringify(record)));
+    if (Number(changes) === 0) throw new NotFoundError(`${what} does not exist`);
+  }
+
+  private upsert<T>(table: Table<T>, record: T): void {
+    this.db.prepare(table.upsertSql).run(...table.values(record), JSON.stringify(record));
+  }
+
+  private one<T>(sql: string, ...params: SQLInputValue[]): T | undefined {
+    const row = this.db.prepare(sql).get(...params);
+    return row === undefined ? undefined : (JSON.parse(String(row.data)) as T);
+  }
+
+  private all<T>(sql: string, ...params: SQLInputValue[]): T[] {
+    return this.db
+      .prepare(sql)
+      .all(...params)
+      .map((row: Row) => JSON.parse(String(row.data)) as T);
+  }
+
+  private count(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.db.prepare(sql).get(...params)?.n ?? 0);
+  }
+
+  /** One page plus the total number of matches, read from one snapshot. */
+  private page<T>(table: Table<unknown>, where: Clause, query: PageQuery): Page<T> {
+    const from = ` FROM ${table.table}${where.sql}`;
+    const sql = `SELECT data${from}${orderBy(table, query.sort_by, query.sort_order)} LIMIT ? OFFSET ?`;
+    return this.db.snapshot(() => {
+      const items = this.all<T>(sql, ...where.params, query.limit, query.offset);
+      // The page itself tells the total unless it was cut by the limit or started past the end.
+      const complete =
+        (query.limit < 0 || items.length < query.limit) && (items.length > 0 || query.offset === 0);
+      const total = complete
+        ? query.offset + items.length
+        : this.count(`SELECT count(*) AS n${from}`, ...where.params);
+      return { items, total };
+    });
+  }
+}
