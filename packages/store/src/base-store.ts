@@ -17,11 +17,12 @@ import {
   type ResourcesUpdate,
   type Rollout,
   type Span,
-  spanFromOtel,
   StoreClosedError,
+  spanFromOtel,
   type Worker,
 } from '@arclight/core';
-import { type Page, type PageQuery, SORTABLE_FIELDS, type StoreBackend } from './backend.js';
+import type { Page, PageQuery, StoreBackend } from './backend.js';
+import { attemptChanges, rolloutChanges } from './changes.js';
 import type {
   DequeueManyParams,
   DequeueParams,
@@ -42,6 +43,7 @@ import type {
   WaitForRolloutsParams,
 } from './lightning-store.js';
 import * as p from './params.js';
+import { attemptQuery, resourcesQuery, rolloutQuery, spanQuery, workerQuery } from './queries.js';
 import { RolloutWaiters } from './rollout-waiters.js';
 import { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 import { unhealthyStatus } from './semantics/watchdog.js';
@@ -141,7 +143,12 @@ export abstract class BaseLightningStore implements LightningStore {
     return this.write(true, () => {
       const latest = this.backend.getLatestResources()?.resources_id ?? null;
       const rollouts = requests.map((request, i) =>
-        this.newRollout(request, 'queuing', latest, requests.length === 1 ? 'rollout' : `rollouts[${i}]`),
+        this.newRollout(
+          request,
+          'queuing',
+          latest,
+          requests.length === 1 ? 'rollout' : `rollouts[${i}]`,
+        ),
       );
       for (const rollout of rollouts) this.backend.insertRollout(rollout);
       this.backend.pushQueue(rollouts.map((r) => r.rollout_id));
@@ -157,7 +164,8 @@ export abstract class BaseLightningStore implements LightningStore {
   async dequeueManyRollouts(params: DequeueManyParams = {}): Promise<AttemptedRollout[]> {
     const workerId = p.optionalString('worker_id', params.worker_id);
     const limit = params.limit ?? 1;
-    if (!Number.isInteger(limit)) throw p.invalid('limit', `expected an integer, got ${p.describe(limit)}`);
+    if (!Number.isInteger(limit))
+      throw p.invalid('limit', `expected an integer, got ${p.describe(limit)}`);
     return this.write(true, () => {
       const now = this.now();
       const dequeued: AttemptedRollout[] = [];
@@ -167,7 +175,12 @@ export abstract class BaseLightningStore implements LightningStore {
         const rollout = this.backend.getRollout(rolloutId);
         // Ids whose rollout left the queuing states while queued are skipped.
         if (!rollout || !isQueuing(rollout.status)) continue;
-        const attempt = this.newAttempt(rolloutId, this.backend.countAttempts(rolloutId) + 1, workerId, now);
+        const attempt = this.newAttempt(
+          rolloutId,
+          this.backend.countAttempts(rolloutId) + 1,
+          workerId,
+          now,
+        );
         this.backend.insertAttempt(attempt);
         rollout.status = 'preparing';
         this.backend.putRollout(rollout);
@@ -182,11 +195,19 @@ export abstract class BaseLightningStore implements LightningStore {
     });
   }
 
-  async startAttempt(rolloutId: string, params: StartAttemptParams = {}): Promise<AttemptedRollout> {
+  async startAttempt(
+    rolloutId: string,
+    params: StartAttemptParams = {},
+  ): Promise<AttemptedRollout> {
     const workerId = p.optionalString('worker_id', params.worker_id);
     return this.write(true, () => {
       const rollout = this.requireRollout(rolloutId);
-      const attempt = this.newAttempt(rolloutId, this.backend.countAttempts(rolloutId) + 1, workerId, this.now());
+      const attempt = this.newAttempt(
+        rolloutId,
+        this.backend.countAttempts(rolloutId) + 1,
+        workerId,
+        this.now(),
+      );
       this.backend.insertAttempt(attempt);
       rollout.status = 'preparing';
       this.backend.putRollout(rollout);
@@ -195,14 +216,10 @@ export abstract class BaseLightningStore implements LightningStore {
     });
   }
 
-  async queryRollouts(params: QueryRolloutsParams = {}): Promise<PaginatedResult<Rollout | AttemptedRollout>> {
-    const query = {
-      ...p.pageQuery(params, SORTABLE_FIELDS.rollouts, null),
-      status_in: p.rolloutStatusList(params.status_in),
-      rollout_id_in: p.listOf('rollout_id_in', params.rollout_id_in),
-      rollout_id_contains: p.optionalString('rollout_id_contains', params.rollout_id_contains),
-      filter_logic: p.filterLogic(params.filter_logic),
-    };
+  async queryRollouts(
+    params: QueryRolloutsParams = {},
+  ): Promise<PaginatedResult<Rollout | AttemptedRollout>> {
+    const query = rolloutQuery(params);
     return this.read(true, () => {
       const page = this.backend.queryRollouts(query);
       return paginated(this.withLatestAttempts(page.items), page, query);
@@ -217,13 +234,7 @@ export abstract class BaseLightningStore implements LightningStore {
   }
 
   async updateRollout(rolloutId: string, params: UpdateRolloutParams): Promise<Rollout> {
-    const changes: Partial<Rollout> = {};
-    if (params.input !== undefined) changes.input = params.input;
-    if (params.mode !== undefined) changes.mode = p.mode(params.mode);
-    if (params.resources_id !== undefined) changes.resources_id = p.optionalString('resources_id', params.resources_id);
-    if (params.status !== undefined) changes.status = p.rolloutStatus(params.status);
-    if (params.config !== undefined) changes.config = normalizeRolloutConfig(params.config);
-    if (params.metadata !== undefined) changes.metadata = p.optionalRecord('metadata', params.metadata);
+    const changes = rolloutChanges(params);
     return this.write(true, () => {
       const rollout = this.requireRollout(rolloutId);
       return this.applyRolloutUpdate(rollout, changes);
@@ -243,8 +254,11 @@ export abstract class BaseLightningStore implements LightningStore {
 
   // ------------------------------------------------------------------ attempts
 
-  async queryAttempts(rolloutId: string, params: QueryAttemptsParams = {}): Promise<PaginatedResult<Attempt>> {
-    const query = p.pageQuery(params, SORTABLE_FIELDS.attempts, 'sequence_id');
+  async queryAttempts(
+    rolloutId: string,
+    params: QueryAttemptsParams = {},
+  ): Promise<PaginatedResult<Attempt>> {
+    const query = attemptQuery(params);
     return this.read(true, () => {
       const page = this.backend.queryAttempts(rolloutId, query);
       return paginated(page.items, page, query);
@@ -255,21 +269,26 @@ export abstract class BaseLightningStore implements LightningStore {
     return this.read(true, () => this.backend.getLatestAttempt(rolloutId) ?? null);
   }
 
-  async updateAttempt(rolloutId: string, attemptId: string, params: UpdateAttemptParams): Promise<Attempt> {
-    const changes: Partial<Attempt> = {};
-    if (params.status !== undefined) changes.status = p.attemptStatus(params.status);
-    if (params.worker_id !== undefined) changes.worker_id = p.optionalString('worker_id', params.worker_id);
-    if (params.last_heartbeat_time !== undefined) {
-      changes.last_heartbeat_time = p.optionalNumber('last_heartbeat_time', params.last_heartbeat_time);
-    }
-    if (params.metadata !== undefined) changes.metadata = p.optionalRecord('metadata', params.metadata);
+  async updateAttempt(
+    rolloutId: string,
+    attemptId: string,
+    params: UpdateAttemptParams,
+  ): Promise<Attempt> {
+    const changes = attemptChanges(params);
     return this.write(true, () => {
       const rollout = this.requireRollout(rolloutId);
       const latest = this.backend.getLatestAttempt(rolloutId);
       if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
-      const attempt = attemptId === 'latest' ? latest : this.backend.getAttempt(rolloutId, attemptId);
-      if (!attempt) throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
-      return this.applyAttemptUpdate(rollout, attempt, attempt.attempt_id === latest.attempt_id, changes);
+      const attempt =
+        attemptId === 'latest' ? latest : this.backend.getAttempt(rolloutId, attemptId);
+      if (!attempt)
+        throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
+      return this.applyAttemptUpdate(
+        rollout,
+        attempt,
+        attempt.attempt_id === latest.attempt_id,
+        changes,
+      );
     });
   }
 
@@ -318,15 +337,17 @@ export abstract class BaseLightningStore implements LightningStore {
     return this.read(false, () => hydrate(this.backend.getLatestResources()));
   }
 
-  async queryResources(params: QueryResourcesParams = {}): Promise<PaginatedResult<ResourcesUpdate>> {
-    const query = {
-      ...p.pageQuery(params, SORTABLE_FIELDS.resources, null),
-      resources_id: p.optionalString('resources_id', params.resources_id),
-      resources_id_contains: p.optionalString('resources_id_contains', params.resources_id_contains),
-    };
+  async queryResources(
+    params: QueryResourcesParams = {},
+  ): Promise<PaginatedResult<ResourcesUpdate>> {
+    const query = resourcesQuery(params);
     return this.read(false, () => {
       const page = this.backend.queryResources(query);
-      return paginated(page.items.map((u) => hydrate(u)!), page, query);
+      return paginated(
+        page.items.map((u) => hydrate(u)!),
+        page,
+        query,
+      );
     });
   }
 
@@ -339,7 +360,8 @@ export abstract class BaseLightningStore implements LightningStore {
 
   async addManySpans(spans: Span[]): Promise<Span[]> {
     if (!Array.isArray(spans)) throw p.invalid('spans', 'expected a list');
-    spans.forEach((span, i) => p.checkSpan(span, spans.length === 1 ? 'span' : `spans[${i}]`));
+    for (const [i, span] of spans.entries())
+      p.checkSpan(span, spans.length === 1 ? 'span' : `spans[${i}]`);
     return this.write(false, () => this.insertSpans(spans));
   }
 
@@ -366,7 +388,9 @@ export abstract class BaseLightningStore implements LightningStore {
   }
 
   async getManySpanSequenceIds(rolloutAttemptIds: Array<[string, string]>): Promise<number[]> {
-    const rolloutIds = rolloutAttemptIds.map(([rolloutId], i) => p.requireString(`rollout_attempt_ids[${i}][0]`, rolloutId));
+    const rolloutIds = rolloutAttemptIds.map(([rolloutId], i) =>
+      p.requireString(`rollout_attempt_ids[${i}][0]`, rolloutId),
+    );
     return this.write(false, () => {
       const counts = new Map<string, number>();
       for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -380,22 +404,11 @@ export abstract class BaseLightningStore implements LightningStore {
     });
   }
 
-  async querySpans(rolloutId: string, params: QuerySpansParams = {}): Promise<PaginatedResult<Span>> {
-    p.requireString('rollout_id', rolloutId);
-    const query = {
-      ...p.pageQuery(params, SORTABLE_FIELDS.spans, 'sequence_id'),
-      rollout_id: rolloutId,
-      attempt_id: p.optionalString('attempt_id', params.attempt_id),
-      trace_id: p.optionalString('trace_id', params.trace_id),
-      trace_id_contains: p.optionalString('trace_id_contains', params.trace_id_contains),
-      span_id: p.optionalString('span_id', params.span_id),
-      span_id_contains: p.optionalString('span_id_contains', params.span_id_contains),
-      parent_id: p.optionalString('parent_id', params.parent_id),
-      parent_id_contains: p.optionalString('parent_id_contains', params.parent_id_contains),
-      name: p.optionalString('name', params.name),
-      name_contains: p.optionalString('name_contains', params.name_contains),
-      filter_logic: p.filterLogic(params.filter_logic),
-    };
+  async querySpans(
+    rolloutId: string,
+    params: QuerySpansParams = {},
+  ): Promise<PaginatedResult<Span>> {
+    const query = spanQuery(rolloutId, params);
     return this.read(true, () => {
       if (query.attempt_id === 'latest') {
         const latest = this.backend.getLatestAttempt(rolloutId);
@@ -410,12 +423,7 @@ export abstract class BaseLightningStore implements LightningStore {
   // ------------------------------------------------------------------ workers
 
   async queryWorkers(params: QueryWorkersParams = {}): Promise<PaginatedResult<Worker>> {
-    const query = {
-      ...p.pageQuery(params, SORTABLE_FIELDS.workers, null),
-      status_in: p.workerStatusList(params.status_in),
-      worker_id_contains: p.optionalString('worker_id_contains', params.worker_id_contains),
-      filter_logic: p.filterLogic(params.filter_logic),
-    };
+    const query = workerQuery(params);
     return this.read(true, () => {
       const page = this.backend.queryWorkers(query);
       return paginated(page.items, page, query);
@@ -428,7 +436,10 @@ export abstract class BaseLightningStore implements LightningStore {
 
   async updateWorker(workerId: string, params: UpdateWorkerParams = {}): Promise<Worker> {
     p.requireString('worker_id', workerId);
-    const stats = params.heartbeat_stats === undefined ? undefined : p.optionalRecord('heartbeat_stats', params.heartbeat_stats);
+    const stats =
+      params.heartbeat_stats === undefined
+        ? undefined
+        : p.optionalRecord('heartbeat_stats', params.heartbeat_stats);
     return this.write(false, () => {
       const worker = this.worker(workerId);
       worker.last_heartbeat_time = this.now();
@@ -499,7 +510,8 @@ export abstract class BaseLightningStore implements LightningStore {
     if (request == null || typeof request !== 'object' || !('input' in request)) {
       throw p.invalid(`${label}.input`, 'is required');
     }
-    const resourcesId = p.optionalString(`${label}.resources_id`, request.resources_id) ?? latestResourcesId;
+    const resourcesId =
+      p.optionalString(`${label}.resources_id`, request.resources_id) ?? latestResourcesId;
     return {
       rollout_id: generateRolloutId(),
       input: request.input,
@@ -513,7 +525,12 @@ export abstract class BaseLightningStore implements LightningStore {
     };
   }
 
-  private newAttempt(rolloutId: string, sequenceId: number, workerId: string | null, now: number): Attempt {
+  private newAttempt(
+    rolloutId: string,
+    sequenceId: number,
+    workerId: string | null,
+    now: number,
+  ): Attempt {
     return {
       rollout_id: rolloutId,
       attempt_id: generateAttemptId(),
@@ -536,7 +553,8 @@ export abstract class BaseLightningStore implements LightningStore {
   private requireAttempt(rolloutId: string, attemptId: string): Attempt {
     this.requireRollout(rolloutId);
     const attempt = this.backend.getAttempt(rolloutId, attemptId);
-    if (!attempt) throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
+    if (!attempt)
+      throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
     return attempt;
   }
 
@@ -546,7 +564,9 @@ export abstract class BaseLightningStore implements LightningStore {
 
   private syncWorker(attempt: Attempt, dequeued: boolean): void {
     if (!attempt.worker_id) return;
-    this.backend.putWorker(syncWorkerWithAttempt(this.worker(attempt.worker_id), attempt, this.now(), dequeued));
+    this.backend.putWorker(
+      syncWorkerWithAttempt(this.worker(attempt.worker_id), attempt, this.now(), dequeued),
+    );
   }
 
   /** Applies rollout field changes: end time on terminal statuses, re-enqueue on entering a queuing status. */
@@ -579,10 +599,12 @@ export abstract class BaseLightningStore implements LightningStore {
     }
     if (changes.status !== undefined) {
       attempt.status = changes.status;
-      if (changes.status === 'failed' || changes.status === 'succeeded') attempt.end_time = this.now();
+      if (changes.status === 'failed' || changes.status === 'succeeded')
+        attempt.end_time = this.now();
       syncWorker ||= Boolean(attempt.worker_id);
     }
-    if (changes.last_heartbeat_time !== undefined) attempt.last_heartbeat_time = changes.last_heartbeat_time;
+    if (changes.last_heartbeat_time !== undefined)
+      attempt.last_heartbeat_time = changes.last_heartbeat_time;
     if (changes.metadata !== undefined) attempt.metadata = changes.metadata;
     this.backend.putAttempt(attempt);
     if (isLatest) {
@@ -600,10 +622,17 @@ export abstract class BaseLightningStore implements LightningStore {
       const key = `${span.rollout_id}\u0000${span.attempt_id}`;
       const group = groups.get(key);
       if (group) group.maxSeq = Math.max(group.maxSeq, span.sequence_id);
-      else groups.set(key, { rolloutId: span.rollout_id, attemptId: span.attempt_id, maxSeq: span.sequence_id });
+      else
+        groups.set(key, {
+          rolloutId: span.rollout_id,
+          attemptId: span.attempt_id,
+          maxSeq: span.sequence_id,
+        });
     }
-    for (const { rolloutId, attemptId } of groups.values()) this.requireAttempt(rolloutId, attemptId);
-    for (const { rolloutId, maxSeq } of groups.values()) this.backend.raiseSequenceId(rolloutId, maxSeq);
+    for (const { rolloutId, attemptId } of groups.values())
+      this.requireAttempt(rolloutId, attemptId);
+    for (const { rolloutId, maxSeq } of groups.values())
+      this.backend.raiseSequenceId(rolloutId, maxSeq);
     const inserted = this.backend.insertSpans(spans);
     const stored = spans.filter((_, i) => inserted[i]);
     const heartbeats = new Set(stored.map((s) => `${s.rollout_id}\u0000${s.attempt_id}`));
@@ -618,13 +647,17 @@ export abstract class BaseLightningStore implements LightningStore {
   private onAttemptHeartbeat(rolloutId: string, attemptId: string): void {
     const attempt = this.backend.getAttempt(rolloutId, attemptId)!;
     attempt.last_heartbeat_time = this.now();
-    if (attempt.status === 'preparing' || attempt.status === 'unresponsive') attempt.status = 'running';
+    if (attempt.status === 'preparing' || attempt.status === 'unresponsive')
+      attempt.status = 'running';
     this.backend.putAttempt(attempt);
     const latest = this.backend.getLatestAttempt(rolloutId);
     const rollout = this.backend.getRollout(rolloutId)!;
     // Upstream checks ["preparing", "queueing", "requeuing"]; its "queueing" typo means a queuing rollout is
     // left alone, and we keep that behaviour.
-    if (latest?.attempt_id === attemptId && (rollout.status === 'preparing' || rollout.status === 'requeuing')) {
+    if (
+      latest?.attempt_id === attemptId &&
+      (rollout.status === 'preparing' || rollout.status === 'requeuing')
+    ) {
       rollout.status = 'running';
       this.backend.putRollout(rollout);
     }

@@ -7,11 +7,11 @@ import type {
   NamedResources,
   OtelSpanLike,
   PaginatedResult,
+  ResourcesUpdate,
   Rollout,
   RolloutConfig,
   RolloutMode,
   RolloutStatus,
-  ResourcesUpdate,
   SortOrder,
   Span,
   TaskInput,
@@ -178,7 +178,11 @@ export interface LightningStore {
 
   waitForRollouts(params: WaitForRolloutsParams): Promise<Rollout[]>;
   updateRollout(rolloutId: string, params: UpdateRolloutParams): Promise<Rollout>;
-  updateAttempt(rolloutId: string, attemptId: string, params: UpdateAttemptParams): Promise<Attempt>;
+  updateAttempt(
+    rolloutId: string,
+    attemptId: string,
+    params: UpdateAttemptParams,
+  ): Promise<Attempt>;
 
   queryWorkers(params?: QueryWorkersParams): Promise<PaginatedResult<Worker>>;
   getWorkerById(workerId: string): Promise<Worker | null>;

@@ -18,12 +18,9 @@ import type { PageParams } from './lightning-store.js';
 export const invalid = (field: string, problem: string): ValidationError =>
   new ValidationError(`${field}: ${problem}`);
 
-export function oneOf<T extends string>(
-  field: string,
-  value: unknown,
-  allowed: readonly T[],
-): T {
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+    return value as T;
   throw new ValidationError(
     `${field}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(' | ')}, got ${describe(value)}`,
   );
@@ -43,14 +40,16 @@ export function listOf<T extends string>(
   allowed?: readonly T[],
 ): T[] | null {
   if (value == null) return null;
-  if (!Array.isArray(value)) throw new ValidationError(`${field}: expected a list, got ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new ValidationError(`${field}: expected a list, got ${describe(value)}`);
   return value.map((v, i) =>
     allowed ? oneOf(`${field}[${i}]`, v, allowed) : (requireString(`${field}[${i}]`, v) as T),
   );
 }
 
 export function requireString(field: string, value: unknown): string {
-  if (typeof value !== 'string') throw new ValidationError(`${field}: expected a string, got ${describe(value)}`);
+  if (typeof value !== 'string')
+    throw new ValidationError(`${field}: expected a string, got ${describe(value)}`);
   return value;
 }
 
@@ -74,7 +73,8 @@ export function optionalNumber(field: string, value: unknown): number | null {
   return value;
 }
 
-export const mode = (value: unknown): RolloutMode | null => optionalOneOf('mode', value, ROLLOUT_MODES);
+export const mode = (value: unknown): RolloutMode | null =>
+  optionalOneOf('mode', value, ROLLOUT_MODES);
 export const rolloutStatus = (value: unknown) => oneOf('status', value, ROLLOUT_STATUSES);
 export const attemptStatus = (value: unknown) => oneOf('status', value, ATTEMPT_STATUSES);
 export const rolloutStatusList = (value: unknown) => listOf('status_in', value, ROLLOUT_STATUSES);
@@ -96,13 +96,16 @@ export function pageQuery(
   }
   const limit = params.limit ?? -1;
   if (!Number.isInteger(limit) || limit === 0 || limit < -1) {
-    throw new ValidationError(`limit: expected -1 (no limit) or a positive integer, got ${describe(limit)}`);
+    throw new ValidationError(
+      `limit: expected -1 (no limit) or a positive integer, got ${describe(limit)}`,
+    );
   }
   const offset = params.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) {
     throw new ValidationError(`offset: expected a non-negative integer, got ${describe(offset)}`);
   }
-  const sortOrder = params.sort_order == null ? 'asc' : oneOf('sort_order', params.sort_order, SORT_ORDERS);
+  const sortOrder =
+    params.sort_order == null ? 'asc' : oneOf('sort_order', params.sort_order, SORT_ORDERS);
   return { sort_by: sortBy, sort_order: sortOrder, limit, offset };
 }
 
@@ -110,14 +113,19 @@ export { SORTABLE_FIELDS };
 
 /** Cheap structural checks of a span on the write path (full schema validation happens at the wire). */
 export function checkSpan(span: Span, label: string): void {
-  if (span == null || typeof span !== 'object') throw new ValidationError(`${label}: expected a span object`);
+  if (span == null || typeof span !== 'object')
+    throw new ValidationError(`${label}: expected a span object`);
   for (const key of ['rollout_id', 'attempt_id', 'trace_id', 'span_id', 'name'] as const) {
     if (typeof span[key] !== 'string' || span[key] === '') {
-      throw new ValidationError(`${label}.${key}: expected a non-empty string, got ${describe(span[key])}`);
+      throw new ValidationError(
+        `${label}.${key}: expected a non-empty string, got ${describe(span[key])}`,
+      );
     }
   }
   if (!Number.isInteger(span.sequence_id)) {
-    throw new ValidationError(`${label}.sequence_id: expected an integer, got ${describe(span.sequence_id)}`);
+    throw new ValidationError(
+      `${label}.sequence_id: expected an integer, got ${describe(span.sequence_id)}`,
+    );
   }
 }
 

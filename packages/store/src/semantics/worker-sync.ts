@@ -17,13 +17,28 @@ export const newWorker = (workerId: string): Worker => ({
  * timeout/unresponsive → unknown (both stamp `last_idle_time` and clear the current ids), anything else →
  * busy on this attempt. `dequeued` also stamps `last_dequeue_time`.
  */
-export function syncWorkerWithAttempt(worker: Worker, attempt: Attempt, now: number, dequeued: boolean): Worker {
+export function syncWorkerWithAttempt(
+  worker: Worker,
+  attempt: Attempt,
+  now: number,
+  dequeued: boolean,
+): Worker {
   const next: Worker = { ...worker };
   if (dequeued) next.last_dequeue_time = now;
   if (attempt.status === 'succeeded' || attempt.status === 'failed') {
-    Object.assign(next, { status: 'idle', last_idle_time: now, current_rollout_id: null, current_attempt_id: null });
+    Object.assign(next, {
+      status: 'idle',
+      last_idle_time: now,
+      current_rollout_id: null,
+      current_attempt_id: null,
+    });
   } else if (attempt.status === 'timeout' || attempt.status === 'unresponsive') {
-    Object.assign(next, { status: 'unknown', last_idle_time: now, current_rollout_id: null, current_attempt_id: null });
+    Object.assign(next, {
+      status: 'unknown',
+      last_idle_time: now,
+      current_rollout_id: null,
+      current_attempt_id: null,
+    });
   } else {
     Object.assign(next, {
       status: 'busy',
