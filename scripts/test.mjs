@@ -1,0 +1,29 @@
+// `npm test`: runs every workspace's tests through turbo, then adds up the vitest JSON reports and prints
+// one closing line ("N passed, N failed"). Exits non-zero if anything failed or nothing ran.
+import { spawnSync } from 'node:child_process';
+import { existsSync, globSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const reports = workspaces
+  .flatMap((pattern) => globSync(pattern, { cwd: root }))
+  .map((dir) => join(root, dir, '.vitest-report.json'));
+
+for (const report of reports) rmSync(report, { force: true });
+const turbo = spawnSync('turbo', ['run', 'test', '--continue', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+});
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const report of reports.filter((r) => existsSync(r))) {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  skipped += r.numPendingTests + r.numTodoTests;
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(turbo.status !== 0 || failed > 0 || passed === 0 ? 1 : 0);
