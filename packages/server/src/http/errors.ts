@@ -50,7 +50,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const status = statusOf(error);
     if (status !== undefined) {
       const message = error instanceof Error ? error.message : String(error);
-      return reply.code(status).send({ detail: describeClientError(error, message) });
+      return reply.code(status).send({ detail: describeClientError(error, message, request) });
     }
     request.log.error({ err: error }, 'Unhandled application error');
     return reply.code(500).send({ detail: 'Internal server error', error_type: errorType(error) });
@@ -58,13 +58,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
 }
 
-function describeClientError(error: unknown, message: string): string {
+function describeClientError(error: unknown, message: string, request: FastifyRequest): string {
   const code = (error as Partial<FastifyError>).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return 'Request body is too large';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `Unsupported Content-Type: ${message.replace(/^Unsupported Media Type:?\s*/i, '')}`;
+      return `Unsupported Content-Type '${request.headers['content-type'] ?? ''}', expected 'application/json'`;
     default:
       return message;
   }

@@ -94,7 +94,8 @@ export class Fields {
   enumValue<T extends string>(key: string, allowed: readonly T[]): T | null | undefined {
     const value = this.raw(key);
     if (value === undefined || value === null) return value;
-    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+    if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+      return value as T;
     return this.fail(key, `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`);
   }
 

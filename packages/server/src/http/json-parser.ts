@@ -1,16 +1,22 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 
 /**
- * Replaces Fastify's JSON parser with one that accepts an empty body (→ `undefined`, for routes whose body is
- * optional upstream) and reports malformed JSON as 400 `{"detail": "Malformed JSON body: ..."}`.
- * Every other content type is answered with 415. Prototype-poisoning keys (`__proto__`, `constructor.prototype`) are removed while parsing.
+ * Request bodies of the `/v1/agl` routes, parsed the way FastAPI does:
+ * - `application/json` is parsed; an empty body is `undefined` (routes whose body is optional upstream accept it);
+ * - a body without `Content-Type` is parsed as JSON too;
+ * - an empty body of any other type (aiohttp sends `json=None` as an empty `application/octet-stream`) is
+ *   `undefined`; a non-empty one is a 415.
+ * Malformed JSON is a 400 `{"detail": "Malformed JSON body: ..."}`. Prototype-poisoning keys (`__proto__`,
+ * `constructor.prototype`) are removed while parsing.
  */
 export function installJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  const parse = (
+    request: FastifyRequest,
+    text: string,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => {
     if (text.trim() === '') {
       done(null, undefined);
       return;
@@ -19,5 +25,25 @@ export function installJsonParser(app: FastifyInstance): void {
       if (error) done(new HttpError(400, 'Malformed JSON body: not valid JSON'), undefined);
       else done(null, value);
     });
+  };
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    parse(request, typeof body === 'string' ? body : body.toString('utf8'), done),
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const contentType = request.headers['content-type'];
+    if (bytes.length === 0) done(null, undefined);
+    else if (contentType === undefined) parse(request, bytes.toString('utf8'), done);
+    else {
+      done(
+        new HttpError(
+          415,
+          `Unsupported Content-Type '${contentType}', expected 'application/json'`,
+        ),
+        undefined,
+      );
+    }
   });
 }

@@ -71,10 +71,14 @@ export interface PageRequest {
  * Reads `limit`, `offset`, `sort_by`, `sort_order` and checks them like upstream's
  * `_validate_paginated_request` (400 with upstream's messages).
  */
-export function readPage(fields: Fields, model: ModelName, defaultSortBy: string | null): PageRequest {
+export function readPage(
+  fields: Fields,
+  model: ModelName,
+  defaultSortBy: string | null,
+): PageRequest {
   const limit = fields.intOr('limit', -1);
   const offset = fields.intOr('offset', 0);
-  const sortBy = fields.has('sort_by') ? fields.string('sort_by') ?? null : defaultSortBy;
+  const sortBy = fields.has('sort_by') ? (fields.string('sort_by') ?? null) : defaultSortBy;
   const sortOrder = fields.raw('sort_order') ?? 'asc';
 
   const allowed: readonly string[] = MODEL_FIELDS[model];

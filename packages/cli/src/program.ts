@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { registerStoreCommand } from './commands/store.js';
+
+function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+    return (JSON.parse(text) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The `arclight` (alias `agl`) command line; one module per sub-command under `commands/`. */
+export function createProgram(): Command {
+  const program = new Command('arclight')
+    .description('Arclight: Agent Lightning for TypeScript agents')
+    .version(packageVersion(), '-v, --version');
+  registerStoreCommand(program);
+  return program;
+}

@@ -1,0 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** Builds the CLI (and, through project references, its dependencies) before the tests spawn it. */
+export default function setup(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const packageDir = fileURLToPath(new URL('..', import.meta.url));
+  const result = spawnSync(process.execPath, [tsc, '-b', packageDir], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`building the CLI failed:\n${result.stdout}${result.stderr}`);
+  }
+}

@@ -1,0 +1,74 @@
+import type { LightningStore } from '@arclight/store';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installAuth } from './http/auth.js';
+import { installErrorHandlers } from './http/errors.js';
+import { installJsonParser } from './http/json-parser.js';
+import type { ResolvedServerOptions } from './options.js';
+import { otlpTracesPlugin } from './otlp/routes.js';
+import { registerAttemptRoutes } from './routes/attempts.js';
+import type { RouteContext } from './routes/context.js';
+import { registerMiscRoutes } from './routes/misc.js';
+import { registerQueueRoutes } from './routes/queues.js';
+import { registerResourceRoutes } from './routes/resources.js';
+import { registerRolloutRoutes } from './routes/rollouts.js';
+import { registerSpanRoutes } from './routes/spans.js';
+import { registerWorkerRoutes } from './routes/workers.js';
+
+/**
+ * While closing, responses to in-flight requests carry `Connection: close` and every connection that turns idle is
+ * closed, so `close()` resolves as soon as the last in-flight request has been answered (keep-alive clients would
+ * otherwise hold their sockets open until the keep-alive timeout).
+ */
+function installDrainOnClose(app: FastifyInstance, closing: Promise<void>): void {
+  let isClosing = false;
+  void closing.then(() => {
+    isClosing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (isClosing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    if (isClosing) app.server.closeIdleConnections();
+  });
+}
+
+/** Builds the Fastify app serving `store` (routes are registered once `app.ready()` resolves). */
+export function buildApp(
+  store: LightningStore,
+  options: ResolvedServerOptions,
+  closing: Promise<void>,
+): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: options.bodyLimit,
+    // Answer requests that arrive on kept-alive connections during close() with 503, close idle ones.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  installErrorHandlers(app);
+  installDrainOnClose(app, closing);
+  if (options.corsOrigins.length > 0) {
+    const origins = options.corsOrigins;
+    app.register(cors, {
+      origin: origins.includes('*') ? true : origins,
+      credentials: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposedHeaders: '*',
+    });
+  }
+  if (options.token !== undefined) installAuth(app, options.token);
+  installJsonParser(app);
+
+  const context: RouteContext = { store, closing };
+  registerMiscRoutes(app, context);
+  registerQueueRoutes(app, context);
+  registerRolloutRoutes(app, context);
+  registerAttemptRoutes(app, context);
+  registerWorkerRoutes(app, context);
+  registerResourceRoutes(app, context);
+  registerSpanRoutes(app, context);
+  app.register(otlpTracesPlugin, { store, bodyLimit: options.bodyLimit });
+  return app;
+}

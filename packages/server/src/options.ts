@@ -1,0 +1,53 @@
+import type { FastifyServerOptions } from 'fastify';
+
+export interface LightningStoreServerOptions {
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+  /** TCP port; default 4747 (upstream's default). `0` picks a free port. */
+  port?: number;
+  /** Shared secret required (as `Authorization: Bearer` or `x-api-key`) on all routes but the health check. */
+  token?: string;
+  /** Allowed CORS origins; `'*'` allows any. No CORS headers when absent or empty. */
+  corsOrigins?: string[];
+  /** Largest request body in bytes (also the largest decompressed OTLP body); default 64 MiB. */
+  bodyLimit?: number;
+  /** Fastify logger option; default `false`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4747;
+export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+
+export interface ResolvedServerOptions {
+  host: string;
+  port: number;
+  token: string | undefined;
+  corsOrigins: string[];
+  bodyLimit: number;
+  logger: FastifyServerOptions['logger'];
+}
+
+/** Applies defaults and rejects impossible values with a message naming the option. */
+export function resolveOptions(options: LightningStoreServerOptions = {}): ResolvedServerOptions {
+  const port = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`port: expected an integer between 0 and 65535, got ${String(port)}`);
+  }
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit <= 0) {
+    throw new RangeError(`bodyLimit: expected a positive integer, got ${String(bodyLimit)}`);
+  }
+  if (options.token !== undefined && options.token === '') {
+    throw new RangeError('token: must not be empty');
+  }
+  const corsOrigins = (options.corsOrigins ?? []).map((o) => o.trim()).filter((o) => o !== '');
+  return {
+    host: options.host ?? DEFAULT_HOST,
+    port,
+    token: options.token,
+    corsOrigins: corsOrigins.includes('*') ? ['*'] : corsOrigins,
+    bodyLimit,
+    logger: options.logger ?? false,
+  };
+}
