@@ -8,8 +8,19 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${ARCLIGHT_VENV:-$ROOT/.venv}"
 PYTHON_BIN="${PYTHON:-python3}"
 # Pinned requirements: upstream under test + what the interop scripts import directly.
+# OpenTelemetry is pinned to 1.39.1 (current when agentlightning 0.3.0 was released): from 1.45 the OTLP/HTTP
+# exporter fixes its endpoint at construction, so agentlightning's LightningStoreOTLPExporter (which swaps
+# `_endpoint` per rollout) silently exports to localhost:4318 instead of the store.
+OTEL_VERSION="1.39.1"
 REQUIREMENTS=(
   "agentlightning==0.3.0"
+  "opentelemetry-api==$OTEL_VERSION"
+  "opentelemetry-sdk==$OTEL_VERSION"
+  "opentelemetry-exporter-otlp==$OTEL_VERSION"
+  "opentelemetry-exporter-otlp-proto-http==$OTEL_VERSION"
+  "opentelemetry-exporter-otlp-proto-grpc==$OTEL_VERSION"
+  "opentelemetry-exporter-otlp-proto-common==$OTEL_VERSION"
+  "opentelemetry-proto==$OTEL_VERSION"
 )
 
 fail() {
@@ -29,7 +40,6 @@ for req in sys.argv[1:]:
             sys.exit(1)
     except PackageNotFoundError:
         sys.exit(1)
-import agentlightning  # noqa: F401  (import must work, not just the metadata)
 PY
 }
 
@@ -52,5 +62,6 @@ if ! "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${RE
 fi
 rm -f "$LOG"
 
-satisfied || fail "installed, but the pinned versions are still not importable from $VENV"
+satisfied || fail "installed, but the pinned versions are still not present in $VENV"
+"$VENV/bin/python" -c 'import agentlightning' >/dev/null 2>&1 || fail "agentlightning does not import in $VENV"
 echo "python-env: ready at $VENV"

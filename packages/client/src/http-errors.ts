@@ -52,7 +52,8 @@ function detailOf(body: string): string | undefined {
   }
   if (parsed && typeof parsed === 'object' && 'detail' in parsed) {
     const detail = (parsed as { detail: unknown }).detail;
-    if (typeof detail === 'string') return detail;
+    const raised = raisedException(parsed as Record<string, unknown>);
+    if (typeof detail === 'string') return raised ? `${detail}: ${raised}` : detail;
     if (Array.isArray(detail)) return detail.map(describeValidationItem).join('; ');
     return JSON.stringify(detail);
   }
@@ -61,6 +62,23 @@ function detailOf(body: string): string | undefined {
     if (typeof message === 'string') return message;
   }
   return body.slice(0, 500);
+}
+
+/**
+ * Upstream's server answers store exceptions with `500 {"detail": "Internal server error", "error_type",
+ * "traceback"}`; the traceback's last `<ErrorType>: <message>` line is the exception, which names the id.
+ */
+function raisedException(body: Record<string, unknown>): string | undefined {
+  const { error_type: errorType, traceback } = body;
+  if (typeof errorType !== 'string' || !errorType) return undefined;
+  if (typeof traceback !== 'string') return errorType;
+  const lines = traceback.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.startsWith(`${errorType}:`) || new RegExp(`^[\\w.]+\\.${errorType}:`).test(line))
+      return line.trim();
+  }
+  return errorType;
 }
 
 function describeValidationItem(item: unknown): string {

@@ -1,9 +1,9 @@
 import { StoreClosedError, type StoreError } from '@arclight/core';
 import {
-  TransientFailure,
   errorFromNetwork,
   errorFromResponse,
   isTransientStatus,
+  TransientFailure,
 } from './http-errors.js';
 import type { ResolvedClientOptions } from './options.js';
 
@@ -18,6 +18,11 @@ export interface HttpRequest {
   /** A binary body with its content type (OTLP protobuf). */
   bytes?: { body: Uint8Array; contentType: string };
   query?: QueryParams;
+  /**
+   * Treat upstream's `500 {"error_type": "ResponseValidationError"}` as a `null` answer: upstream's server
+   * fails that way when a get-by-id route's store call returns `None` for an unknown id (quirk §12.14).
+   */
+  nullOnResponseValidationError?: boolean;
 }
 
 interface HttpAnswer {
@@ -119,7 +124,7 @@ export class HttpTransport {
   /** One try: resolves on 2xx, throws a typed error on a final failure or a `TransientFailure`. */
   private async tryOnce(request: HttpRequest): Promise<HttpAnswer> {
     const label = labelOf(request);
-    let body: BodyInit | undefined;
+    let body: RequestInit['body'];
     let contentType: string | undefined;
     if (request.bytes) {
       body = request.bytes.body as Uint8Array<ArrayBuffer>;
@@ -143,7 +148,11 @@ export class HttpTransport {
       throw new TransientFailure(errorFromNetwork(label, error));
     }
     if (status >= 200 && status < 300) return { status, body: bytes };
-    const error = errorFromResponse(status, label, decoder.decode(bytes));
+    const text = decoder.decode(bytes);
+    if (request.nullOnResponseValidationError && isResponseValidationError(status, text)) {
+      return { status, body: new TextEncoder().encode('null') };
+    }
+    const error = errorFromResponse(status, label, text);
     if (isTransientStatus(status)) throw new TransientFailure(error);
     throw error;
   }
@@ -170,6 +179,16 @@ export class HttpTransport {
   }
 }
 
+function isResponseValidationError(status: number, text: string): boolean {
+  if (status !== 500) return false;
+  try {
+    const body = JSON.parse(text) as { error_type?: unknown };
+    return body.error_type === 'ResponseValidationError';
+  } catch {
+    return false;
+  }
+}
+
 function labelOf(request: HttpRequest): string {
   return `${request.method} ${request.path}`;
 }
@@ -185,5 +204,8 @@ function parseJsonBody(bytes: Uint8Array, label: string): unknown {
 }
 
 function errorFromNetworkBody(label: string, text: string, cause: unknown): StoreError {
-  return errorFromNetwork(label, new Error(`response is not JSON: ${text.slice(0, 200)}`, { cause }));
+  return errorFromNetwork(
+    label,
+    new Error(`response is not JSON: ${text.slice(0, 200)}`, { cause }),
+  );
 }

@@ -32,9 +32,14 @@ export interface ResolvedClientOptions {
   fetch: typeof globalThis.fetch;
 }
 
-export function resolveClientOptions(options: LightningStoreClientOptions = {}): ResolvedClientOptions {
+export function resolveClientOptions(
+  options: LightningStoreClientOptions = {},
+): ResolvedClientOptions {
   const retryDelays = checkDelays('retryDelays', options.retryDelays ?? [1, 2, 5]);
-  const healthRetryDelays = checkDelays('healthRetryDelays', options.healthRetryDelays ?? [0.1, 0.2, 0.5]);
+  const healthRetryDelays = checkDelays(
+    'healthRetryDelays',
+    options.healthRetryDelays ?? [0.1, 0.2, 0.5],
+  );
   const requestTimeout = checkPositive('requestTimeout', options.requestTimeout ?? 30);
   const connectionTimeout = checkPositive('connectionTimeout', options.connectionTimeout ?? 5);
   const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -54,7 +59,9 @@ export function resolveClientOptions(options: LightningStoreClientOptions = {}):
 function checkDelays(name: string, delays: readonly number[]): readonly number[] {
   for (const delay of delays) {
     if (!Number.isFinite(delay) || delay < 0) {
-      throw new RangeError(`LightningStoreClient: ${name} must hold finite non-negative seconds, got ${delay}`);
+      throw new RangeError(
+        `LightningStoreClient: ${name} must hold finite non-negative seconds, got ${delay}`,
+      );
     }
   }
   return [...delays];
@@ -62,7 +69,9 @@ function checkDelays(name: string, delays: readonly number[]): readonly number[]
 
 function checkPositive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`LightningStoreClient: ${name} must be a positive number of seconds, got ${value}`);
+    throw new RangeError(
+      `LightningStoreClient: ${name} must be a positive number of seconds, got ${value}`,
+    );
   }
   return value;
 }

@@ -70,9 +70,9 @@ describe('query parameters', () => {
 
 describe('pagination validation → 400', () => {
   const cases: Array<[string, string]> = [
-    ['limit=0', 'Limit must be greater than 0 or -1'],
-    ['limit=-2', 'Limit must be greater than 0 or -1'],
-    ['offset=-1', 'Offset must be greater than or equal to 0'],
+    ['limit=0', 'limit: must be greater than 0, or -1'],
+    ['limit=-2', 'limit: must be greater than 0, or -1'],
+    ['offset=-1', 'offset: must be greater than or equal to 0'],
     ['sort_by=bogus', 'Invalid sort_by: bogus'],
     ['sort_order=sideways', 'Invalid sort_order: sideways'],
     ['filter_logic=xor', 'Invalid filter_logic: xor'],

@@ -89,10 +89,10 @@ export function readPage(
     throw badRequest(`Invalid sort_order: ${String(sortOrder)}, allowed values are: asc, desc`);
   }
   if (limit === 0 || limit < -1) {
-    throw badRequest('Limit must be greater than 0 or -1 for no limit');
+    throw badRequest('limit: must be greater than 0, or -1 for no limit');
   }
   if (offset < 0) {
-    throw badRequest('Offset must be greater than or equal to 0');
+    throw badRequest('offset: must be greater than or equal to 0');
   }
   return { limit, offset, sort_by: sortBy, sort_order: sortOrder as SortOrder };
 }

@@ -1,0 +1,9 @@
+export { LightningStoreClient } from './lightning-store-client.js';
+export type { LightningStoreClientOptions } from './options.js';
+export {
+  ATTEMPT_ID_ATTRIBUTE,
+  encodeSpansAsOtlp,
+  ROLLOUT_ID_ATTRIBUTE,
+  SPAN_SEQUENCE_ID_ATTRIBUTE,
+} from './otlp-encoding.js';
+export type { OtlpExportResult } from './span-batch-sender.js';
