@@ -42,10 +42,9 @@ function setIfGiven(body: Body, key: string, value: unknown): void {
 function page(params: PageParams, defaultSortBy: string | null): Body {
   const body: Body = { limit: params.limit ?? -1, offset: params.offset ?? 0 };
   const sortBy = params.sort_by === undefined ? defaultSortBy : params.sort_by;
-  if (sortBy != null) {
-    body.sort_by = sortBy;
-    body.sort_order = params.sort_order ?? 'asc';
-  }
+  if (sortBy != null) body.sort_by = sortBy;
+  // Sent whenever given, so that the server validates it even without sort_by.
+  if (sortBy != null || params.sort_order != null) body.sort_order = params.sort_order ?? 'asc';
   return body;
 }
 
@@ -68,8 +67,9 @@ export function queryResourcesQuery(params: QueryResourcesParams = {}): QueryPar
     ['limit', params.limit ?? -1],
     ['offset', params.offset ?? 0],
   ];
-  if (params.sort_by != null) {
-    query.push(['sort_by', params.sort_by], ['sort_order', params.sort_order ?? 'asc']);
+  if (params.sort_by != null) query.push(['sort_by', params.sort_by]);
+  if (params.sort_by != null || params.sort_order != null) {
+    query.push(['sort_order', params.sort_order ?? 'asc']);
   }
   if (params.resources_id != null) query.push(['resources_id', params.resources_id]);
   if (params.resources_id_contains != null) {
