@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './ids.js';
+export * from './instrumentation-registry.js';
 export * from './otel/otel-span-like.js';
 export * from './otel/span-from-otel.js';
 export * from './schemas/common.js';
