@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isInstrumented, markInstrumented } from '../src/index.js';
 
 describe('instrumentation registry', () => {
@@ -9,7 +9,8 @@ describe('instrumentation registry', () => {
     markInstrumented('example', false);
     expect(isInstrumented('example')).toBe(true);
     // A second copy of the module (fresh import) sees the same registry through globalThis.
-    const copy = await import(`../src/instrumentation-registry.js?copy=${Date.now()}`);
+    vi.resetModules();
+    const copy = await import('../src/instrumentation-registry.js');
     expect(copy.isInstrumented('example')).toBe(true);
     markInstrumented('example', false);
     expect(copy.isInstrumented('example')).toBe(false);
