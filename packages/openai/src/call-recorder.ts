@@ -1,0 +1,147 @@
+import {
+  type Context,
+  type Exception,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { AttributeBag } from './attributes/attribute-bag.js';
+import { ArclightAttributes, ToolCallAttributes } from './attributes/keys.js';
+import type { Endpoint, ToolCallRecord } from './endpoint.js';
+import { asRecord, type JsonRecord } from './json.js';
+import type { ResolvedOptions } from './options.js';
+import { safely } from './safely.js';
+
+/** Why a stream's span ended before the stream finished. */
+export type PartialReason = 'abandoned' | 'aborted' | 'error' | 'garbage_collected';
+
+/**
+ * The span of one instrumented `create` call. Every ending method is idempotent: the first one wins, so
+ * racing paths (request error, stream end, raw response, GC fallback) cannot end a span twice.
+ */
+export class CallRecorder {
+  private ended = false;
+
+  private constructor(
+    private readonly tracer: Tracer,
+    readonly span: Span,
+    readonly endpoint: Endpoint,
+    private readonly options: ResolvedOptions,
+    private readonly parent: Context,
+  ) {}
+
+  static start(
+    tracer: Tracer,
+    endpoint: Endpoint,
+    body: JsonRecord,
+    options: ResolvedOptions,
+    parent: Context,
+  ): CallRecorder {
+    const bag = new AttributeBag();
+    safely('request attributes', () => endpoint.requestAttributes(body, options, bag), undefined);
+    const span = tracer.startSpan(
+      endpoint.spanName,
+      { kind: SpanKind.CLIENT, attributes: bag.attributes },
+      parent,
+    );
+    return new CallRecorder(tracer, span, endpoint, options, parent);
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Records a (possibly partial) response and ends the span. */
+  succeed(response: unknown, partial?: PartialReason): void {
+    if (this.ended) return;
+    this.ended = true;
+    safely('response attributes', () => this.recordResponse(response, partial), undefined);
+    safely('span end', () => this.span.end(), undefined);
+  }
+
+  /** Records the error (and whatever part of the response arrived), sets status ERROR, ends the span. */
+  fail(error: unknown, partialResponse?: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (partialResponse !== undefined) {
+      safely('response attributes', () => this.recordResponse(partialResponse, 'error'), undefined);
+    }
+    safely(
+      'error attributes',
+      () => {
+        this.span.recordException(toException(error));
+        this.span.setAttribute(ArclightAttributes.ERROR_TYPE, errorType(error));
+        this.span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+      },
+      undefined,
+    );
+    safely('span end', () => this.span.end(), undefined);
+  }
+
+  /** The caller took the raw HTTP response (`asResponse()`): no body will be parsed. */
+  endRaw(): void {
+    if (this.ended) return;
+    this.ended = true;
+    safely(
+      'span end',
+      () => {
+        this.span.setAttribute(ArclightAttributes.RAW_RESPONSE, true);
+        this.span.end();
+      },
+      undefined,
+    );
+  }
+
+  private recordResponse(response: unknown, partial: PartialReason | undefined): void {
+    const record = asRecord(response);
+    if (!record || !this.span.isRecording()) return;
+    const bag = new AttributeBag();
+    const calls = this.endpoint.responseAttributes(record, this.options, bag);
+    if (partial) {
+      bag.set(ArclightAttributes.STREAM_PARTIAL, true);
+      bag.set(ArclightAttributes.STREAM_END_REASON, partial);
+    }
+    this.span.setAttributes(bag.attributes);
+    const failure = this.endpoint.responseFailure(record);
+    if (failure) this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure });
+    if (this.options.toolCallSpans) this.writeToolCallSpans(calls);
+  }
+
+  /** One child span per tool call, as AgentOps writes them (upstream's `TraceToMessages` reads these). */
+  private writeToolCallSpans(calls: readonly ToolCallRecord[]): void {
+    if (calls.length === 0) return;
+    const parent = trace.setSpan(this.parent, this.span);
+    for (const call of calls) {
+      const bag = new AttributeBag();
+      bag.set(ToolCallAttributes.NAME, call.name);
+      if (this.options.captureContent) bag.set(ToolCallAttributes.PARAMETERS, call.arguments);
+      bag.set(ToolCallAttributes.CALL_ID, call.id);
+      bag.set(ToolCallAttributes.CALL_TYPE, call.type ?? 'function');
+      const child = this.tracer.startSpan(
+        `${ToolCallAttributes.SPAN_NAME_PREFIX}${call.name ?? 'unknown'}`,
+        { kind: SpanKind.INTERNAL, attributes: bag.attributes },
+        parent,
+      );
+      child.setStatus({ code: SpanStatusCode.OK });
+      child.end();
+    }
+  }
+}
+
+function toException(error: unknown): Exception {
+  if (error instanceof Error) return error;
+  if (typeof error === 'string') return error;
+  return { message: errorMessage(error) };
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : String(error);
+}
+
+function errorType(error: unknown): string {
+  if (error instanceof Error) return error.constructor?.name || error.name;
+  return typeof error;
+}

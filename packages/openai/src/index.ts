@@ -1,0 +1,16 @@
+export {
+  ArclightAttributes,
+  GEN_AI_SYSTEM_VALUE,
+  GenAI,
+  SpanNames,
+  TokenAttributes,
+  ToolCallAttributes,
+} from './attributes/keys.js';
+export { instrumentOpenAI, isOpenAIInstrumented, type Uninstrument } from './instrument.js';
+export {
+  OpenAIInstrumentation,
+  type OpenAIInstrumentationConfig,
+  SUPPORTED_OPENAI_VERSIONS,
+} from './instrumentation.js';
+export type { OpenAIInstrumentationOptions } from './options.js';
+export { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from './version.js';
