@@ -10,6 +10,7 @@ import type {
   UpdateAttemptParams,
   UpdateRolloutParams,
 } from '@arclight/store';
+import { SPAN_FILTER_FIELDS } from '@arclight/store';
 import type { QueryParams } from './http-transport.js';
 
 /**
@@ -78,17 +79,7 @@ export function queryResourcesQuery(params: QueryResourcesParams = {}): QueryPar
   return query;
 }
 
-const SPAN_FILTERS = [
-  'attempt_id',
-  'trace_id',
-  'trace_id_contains',
-  'span_id',
-  'span_id_contains',
-  'parent_id',
-  'parent_id_contains',
-  'name',
-  'name_contains',
-] as const;
+const SPAN_FILTERS = ['attempt_id', ...SPAN_FILTER_FIELDS] as const;
 
 export function querySpansBody(rolloutId: string, params: QuerySpansParams = {}): Body {
   const body: Body = { rollout_id: rolloutId, ...page(params, 'sequence_id') };

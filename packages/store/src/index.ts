@@ -4,6 +4,7 @@ export { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
 export * from './lightning-store.js';
 export { MemoryBackend } from './memory/index.js';
 export { InMemoryLightningStore } from './memory-store.js';
+export { SPAN_FILTER_FIELDS } from './queries.js';
 export { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 export { SqliteBackend } from './sqlite/index.js';
 export { SqliteLightningStore, type SqliteStoreOptions } from './sqlite-store.js';

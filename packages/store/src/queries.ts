@@ -55,7 +55,8 @@ export function spanQuery(rolloutId: string, params: QuerySpansParams): SpanQuer
   return query;
 }
 
-const SPAN_FILTER_FIELDS = [
+/** The span filters of `querySpans` besides rollout and attempt (each exact or `_contains`). */
+export const SPAN_FILTER_FIELDS = [
   'trace_id',
   'trace_id_contains',
   'span_id',

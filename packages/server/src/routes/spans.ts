@@ -1,19 +1,9 @@
+import { SPAN_FILTER_FIELDS } from '@arclight/store';
 import type { FastifyInstance } from 'fastify';
 import { Fields } from '../http/fields.js';
 import { readSpan } from '../http/models.js';
 import { readFilterLogic, readPage } from '../http/pagination.js';
 import { API_AGL, type RouteContext } from './context.js';
-
-const SPAN_FILTERS = [
-  'trace_id',
-  'trace_id_contains',
-  'span_id',
-  'span_id_contains',
-  'parent_id',
-  'parent_id_contains',
-  'name',
-  'name_contains',
-] as const;
 
 /** `POST /spans`, `GET /spans`, `POST /spans/search`, `POST /spans/next`. */
 export function registerSpanRoutes(app: FastifyInstance, { store }: RouteContext): void {
@@ -26,7 +16,7 @@ export function registerSpanRoutes(app: FastifyInstance, { store }: RouteContext
     const rolloutId = fields.requiredString('rollout_id');
     const attemptId = fields.string('attempt_id') ?? null;
     const filters: Record<string, string | null> = {};
-    for (const key of SPAN_FILTERS) filters[key] = fields.string(key) ?? null;
+    for (const key of SPAN_FILTER_FIELDS) filters[key] = fields.string(key) ?? null;
     const page = readPage(fields, 'Span', 'sequence_id');
     return store.querySpans(rolloutId, {
       ...filters,
