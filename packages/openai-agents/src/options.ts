@@ -1,0 +1,60 @@
+import { isInstrumented } from '@arclight/core';
+import { type TracerProvider, trace } from '@opentelemetry/api';
+
+/** Anything that hands out a tracer provider: a `LightningTracer` from `@arclight/otel`. */
+export interface TracerProviderSource {
+  readonly tracerProvider: TracerProvider;
+}
+
+export interface LightningTracingProcessorOptions {
+  /**
+   * The `LightningTracer` whose store receives the spans (its `tracerProvider` is used, so spans started
+   * inside `tracer.traceContext(...)` belong to that rollout). Default: `tracerProvider`, else the active
+   * `LightningTracer` (`getActiveTracer()` of `@arclight/otel`) when a trace starts, else the global provider.
+   */
+  tracer?: TracerProviderSource;
+  /** An OpenTelemetry tracer provider to use instead of a `LightningTracer`. */
+  tracerProvider?: TracerProvider;
+  /**
+   * Whether generation/response spans are the LLM-call spans (named `openai.chat.completion` /
+   * `openai.responses.create`, with `gen_ai.*` attributes and token ids). `'auto'` (default): only when
+   * `@arclight/openai` is not active in the process — when it is, its own `openai.chat.completion` span of
+   * the same request is the LLM call and these spans are named `openai_agents.generation` /
+   * `openai_agents.response`.
+   */
+  llmCallSpans?: 'auto' | boolean;
+  /** Record prompts, completions and tool inputs/outputs (default true). Token ids are kept either way. */
+  captureContent?: boolean;
+  /** Write a `tool_call.<name>` child span per tool call of an LLM-call span (default true). */
+  toolCallSpans?: boolean;
+  /** At most this many SDK spans in flight (started, not ended); the oldest are ended beyond it (5000). */
+  maxSpansInFlight?: number;
+  /** At most this many SDK traces in flight (1000). */
+  maxTracesInFlight?: number;
+}
+
+export const DEFAULT_MAX_SPANS_IN_FLIGHT = 5000;
+export const DEFAULT_MAX_TRACES_IN_FLIGHT = 1000;
+
+/** Whether model spans are LLM-call spans right now. */
+export function llmCallSpansActive(setting: 'auto' | boolean): boolean {
+  return setting === 'auto' ? !isInstrumented('openai') : setting;
+}
+
+/** The provider for a new trace: explicit provider, explicit tracer, the active tracer, the global one. */
+export function resolveProvider(
+  options: LightningTracingProcessorOptions,
+  activeTracer: () => unknown,
+): TracerProvider {
+  if (options.tracerProvider) return options.tracerProvider;
+  if (options.tracer) return options.tracer.tracerProvider;
+  const active = activeTracer();
+  if (isProviderSource(active)) return active.tracerProvider;
+  return trace.getTracerProvider();
+}
+
+function isProviderSource(value: unknown): value is TracerProviderSource {
+  if (typeof value !== 'object' || value === null || !('tracerProvider' in value)) return false;
+  const provider = (value as { tracerProvider?: unknown }).tracerProvider;
+  return typeof provider === 'object' && provider !== null && 'getTracer' in provider;
+}
