@@ -1,0 +1,131 @@
+import type { LanguageModel, LanguageModelMiddleware } from 'ai';
+import { wrapLanguageModel } from 'ai';
+import type { ModelCallOutcome } from './attributes/response.js';
+import { asRecord, type JsonRecord, parseJsonRecord } from './json.js';
+import { safely } from './safely.js';
+import { readResponseBody } from './spans/model-call-outcome.js';
+import { StreamAccumulator } from './spans/stream-accumulator.js';
+
+/** The `providerMetadata` key under which the middleware reports token ids. */
+export const TOKEN_IDS_METADATA_KEY = 'arclight';
+
+export interface ArclightMiddlewareOptions {
+  /**
+   * Ask the server for token ids (`return_token_ids: true`, vLLM ≥ 0.10.2), sent through `providerOptions`
+   * under `providerOptionsKey`; OpenAI-compatible providers copy unknown provider options into the request
+   * body. Default true.
+   */
+  requestTokenIds?: boolean;
+  /** The `providerOptions` key. Default: the provider id's first segment (`vllm` for `vllm.chat`). */
+  providerOptionsKey?: string;
+}
+
+type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
+type ProviderMetadata = NonNullable<CallOptions['providerOptions']>;
+
+/**
+ * Language-model middleware that makes a model's token ids visible: it asks the server for them
+ * (`return_token_ids`) and reports the ids the server returned — from the raw response body, or folded from
+ * the raw chunks of a stream (which it requests, and drops again unless the caller asked for them) — as
+ * `providerMetadata.arclight = { prompt_token_ids, response_token_ids }` on the result / `finish` part,
+ * where the Arclight telemetry integration (and the application) read them.
+ */
+export function arclightMiddleware(
+  options: ArclightMiddlewareOptions = {},
+): LanguageModelMiddleware {
+  const requestTokenIds = options.requestTokenIds !== false;
+  /** Stream calls whose raw chunks were requested here, not by the caller. */
+  const addedRawChunks = new WeakSet<object>();
+  return {
+    specificationVersion: 'v4',
+    transformParams: async ({ type, params, model }) => {
+      let next: CallOptions = params;
+      if (requestTokenIds) {
+        const key = options.providerOptionsKey ?? model.provider.split('.')[0] ?? model.provider;
+        const existing = asRecord(params.providerOptions?.[key]) ?? {};
+        const entry = { return_token_ids: true, ...existing } as ProviderMetadata[string];
+        next = { ...next, providerOptions: { ...params.providerOptions, [key]: entry } };
+      }
+      if (type === 'stream' && params.includeRawChunks !== true) {
+        next = { ...next, includeRawChunks: true };
+        addedRawChunks.add(next);
+      }
+      return next;
+    },
+    wrapGenerate: async ({ doGenerate }) => {
+      const result = await doGenerate();
+      const ids = safely('token ids', () => tokenIdsOfBody(result.response?.body), undefined);
+      if (!ids) return result;
+      return { ...result, providerMetadata: withTokenIds(result.providerMetadata, ids) };
+    },
+    wrapStream: async ({ doStream, params }) => {
+      const result = await doStream();
+      const dropRaw = addedRawChunks.has(params);
+      const collector = new StreamAccumulator();
+      const stream = result.stream.pipeThrough(
+        new TransformStream({
+          transform(part, controller) {
+            if (part.type === 'raw') {
+              safely('raw chunk', () => collector.add(part), undefined);
+              if (!dropRaw) controller.enqueue(part);
+              return;
+            }
+            if (part.type === 'finish') {
+              const ids = safely('token ids', () => tokenIdsOf(collector), undefined);
+              if (ids) {
+                controller.enqueue({
+                  ...part,
+                  providerMetadata: withTokenIds(part.providerMetadata, ids),
+                });
+                return;
+              }
+            }
+            controller.enqueue(part);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}
+
+/** `wrapLanguageModel({ model, middleware: arclightMiddleware(options) })`. */
+export function withArclight(
+  model: Exclude<LanguageModel, string>,
+  options: ArclightMiddlewareOptions = {},
+): ReturnType<typeof wrapLanguageModel> {
+  return wrapLanguageModel({ model, middleware: arclightMiddleware(options) });
+}
+
+interface TokenIds {
+  prompt_token_ids?: number[];
+  response_token_ids?: number[];
+}
+
+function tokenIdsOfBody(body: unknown): TokenIds | undefined {
+  const record = parseJsonRecord(body);
+  if (!record) return undefined;
+  const outcome: ModelCallOutcome = { text: '', toolCalls: [] };
+  readResponseBody(outcome, record);
+  return tokenIds(outcome);
+}
+
+function tokenIdsOf(collector: StreamAccumulator): TokenIds | undefined {
+  return tokenIds(collector.finish());
+}
+
+function tokenIds(outcome: { promptTokenIds?: number[]; responseTokenIds?: number[] }) {
+  if (!outcome.promptTokenIds && !outcome.responseTokenIds) return undefined;
+  const ids: TokenIds = {};
+  if (outcome.promptTokenIds) ids.prompt_token_ids = outcome.promptTokenIds;
+  if (outcome.responseTokenIds) ids.response_token_ids = outcome.responseTokenIds;
+  return ids;
+}
+
+function withTokenIds(metadata: ProviderMetadata | undefined, ids: TokenIds): ProviderMetadata {
+  const existing: JsonRecord = asRecord(metadata?.[TOKEN_IDS_METADATA_KEY]) ?? {};
+  return {
+    ...metadata,
+    [TOKEN_IDS_METADATA_KEY]: { ...existing, ...ids } as ProviderMetadata[string],
+  };
+}
