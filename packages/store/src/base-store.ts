@@ -245,11 +245,15 @@ export abstract class BaseLightningStore implements LightningStore {
     const ids = p.listOf('rollout_ids', params.rollout_ids) ?? [];
     const timeout = p.optionalNumber('timeout', params.timeout);
     const deadline = timeout == null ? Number.POSITIVE_INFINITY : Date.now() + timeout * 1000;
+    const finished = new Map<string, Rollout>();
+    let pending = [...new Set(ids)];
     for (;;) {
-      const { finished, pending } = this.read(true, () => this.finishedSubset(ids));
-      if (pending === 0 || Date.now() >= deadline || this.closed) return finished;
-      await this.waiters.wait(ids, deadline - Date.now());
+      // Only ids still pending are read again, so waiting on N rollouts costs O(N) reads per wake-up.
+      pending = this.read(true, () => this.collectFinished(pending, finished));
+      if (pending.length === 0 || Date.now() >= deadline || this.closed) break;
+      await this.waiters.wait(pending, deadline - Date.now());
     }
+    return ids.filter((id) => finished.has(id)).map((id) => finished.get(id)!);
   }
 
   // ------------------------------------------------------------------ attempts
@@ -672,17 +676,16 @@ export abstract class BaseLightningStore implements LightningStore {
     });
   }
 
-  private finishedSubset(ids: string[]): { finished: Rollout[]; pending: number } {
-    const finished: Rollout[] = [];
-    let pending = 0;
+  /** Moves finished rollouts into `finished` and returns the ids still pending (unknown ids are dropped, as upstream). */
+  private collectFinished(ids: string[], finished: Map<string, Rollout>): string[] {
+    const pending: string[] = [];
     for (const id of ids) {
       const rollout = this.backend.getRollout(id);
-      // Unknown ids are dropped silently, as upstream does.
       if (!rollout) continue;
-      if (isFinished(rollout.status)) finished.push(rollout);
-      else pending += 1;
+      if (isFinished(rollout.status)) finished.set(id, rollout);
+      else pending.push(id);
     }
-    return { finished, pending };
+    return pending;
   }
 }
 
