@@ -19,6 +19,7 @@ import {
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
+const GZIP_MIN_BYTES = 1024;
 
 /** gRPC status codes used in `google.rpc.Status` bodies. */
 const RPC_INVALID_ARGUMENT = 3;
@@ -70,7 +71,8 @@ export async function otlpTracesPlugin(
       request.log.warn(`OTLP export: ${result.rejected} span(s) rejected: ${result.errorMessage}`);
     }
     let payload = encodeExportResponse(encoding, result.rejected, result.errorMessage);
-    if (acceptsGzip(request)) {
+    // Responses are a few bytes unless spans were rejected; compressing those costs more than it saves.
+    if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(request)) {
       payload = await gzipAsync(payload);
       reply.header('content-encoding', 'gzip');
     }

@@ -1,0 +1,137 @@
+// HTTP benchmark of the store server: rollout lifecycles/s and OTLP ingest spans/s through @arclight/client,
+// against our server (memory / SQLite, child process or same process) and upstream's Python `agl store`.
+// Prints figures; asserts nothing. A fresh server per measurement. Usage (after `npm run build`):
+//   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream] [--concurrency 1,8,32]
+//     [--lifecycles 2000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 500] [--otlp-batch 100]
+//     [--senders 8]
+import { parseArgs } from 'node:util';
+import { formatTable, loadLine, machineLine } from './report.mjs';
+import { cleanUp, TARGETS, upstreamAvailable, upstreamVersion } from './targets.mjs';
+import { runLifecycles, runOtlpIngest } from './workloads.mjs';
+
+const { values } = parseArgs({
+  options: {
+    targets: { type: 'string', default: 'memory,sqlite,memory-inproc,upstream' },
+    concurrency: { type: 'string', default: '1,8,32' },
+    lifecycles: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '10' },
+    'span-paths': { type: 'string', default: 'otlp,rest' },
+    'otlp-requests': { type: 'string', default: '500' },
+    'otlp-batch': { type: 'string', default: '100' },
+    senders: { type: 'string', default: '8' },
+  },
+});
+const targetKeys = values.targets.split(',');
+const levels = values.concurrency.split(',').map(Number);
+const spanPaths = values['span-paths'].split(',');
+const lifecycles = Number(values.lifecycles);
+const seconds = Number(values.seconds);
+const otlp = {
+  requests: Number(values['otlp-requests']),
+  batch: Number(values['otlp-batch']),
+  senders: Number(values.senders),
+  seconds,
+};
+for (const key of targetKeys) {
+  if (!TARGETS[key]) throw new Error(`--targets: unknown target ${key} (${Object.keys(TARGETS)})`);
+}
+
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanUp();
+    process.exit(130);
+  });
+}
+
+const PATH_TITLE = { otlp: 'OTLP', rest: 'REST' };
+const columns = [
+  ...spanPaths.flatMap((path) =>
+    levels.map((c) => ({ key: `${path}:${c}`, title: `${PATH_TITLE[path]} c=${c}` })),
+  ),
+  { key: 'ingest', title: `ingest spans/s` },
+];
+const log = (line) => process.stderr.write(`${line}\n`);
+const notes = [];
+
+async function measure(row, name, run) {
+  let server;
+  try {
+    server = await row.target.start();
+    const result = await run(server.url);
+    const extra = result.notes.length > 0 ? ` (${result.notes.join('; ')})` : '';
+    const figures = `${result.completed} in ${result.seconds.toFixed(2)} s → ${Math.round(result.rate)}/s`;
+    log(`  ${row.label}: ${figures}${extra}`);
+    for (const note of result.notes) notes.push(`${row.label}, ${name}: ${note}`);
+    return result;
+  } catch (error) {
+    log(`  ${row.label}: ERROR ${error.message}`);
+    notes.push(`${row.label}, ${name}: ${error.message.split('\n')[0]}`);
+    return { error };
+  } finally {
+    await server?.stop();
+  }
+}
+
+const startLoad = loadLine();
+const rows = [];
+let upstreamLabel;
+for (const key of targetKeys) {
+  const target = TARGETS[key];
+  if (target.upstream && !upstreamAvailable()) {
+    log('upstream skipped: venv missing (run `bash scripts/python-env.sh` at the repo root)');
+    notes.push('upstream skipped: venv missing');
+    continue;
+  }
+  const label = target.upstream ? `upstream agl ${upstreamVersion()} (Python)` : target.label;
+  if (target.upstream) upstreamLabel = label;
+  rows.push({ label, target, cells: {} });
+}
+
+// Cell by cell, every target in turn, so that load from other processes spreads over all targets.
+for (const path of spanPaths) {
+  for (const concurrency of levels) {
+    const name = `lifecycles, spans via ${PATH_TITLE[path]}, c=${concurrency}`;
+    const options = { concurrency, lifecycles, seconds, spanPath: path };
+    log(`${name}:`);
+    for (const row of rows) {
+      row.cells[`${path}:${concurrency}`] = await measure(row, name, (url) =>
+        runLifecycles(url, options),
+      );
+    }
+  }
+}
+const ingestName = `OTLP ingest, ${otlp.senders} senders`;
+log(`${ingestName}:`);
+for (const row of rows) {
+  row.cells.ingest = await measure(row, ingestName, (url) => runOtlpIngest(url, otlp));
+}
+
+const ratioRows = upstreamLabel
+  ? rows
+      .filter((row) => row.label !== upstreamLabel)
+      .map((row) => ({
+        label: `ratio ${row.label} / upstream`,
+        of: row.label,
+        over: upstreamLabel,
+      }))
+  : [];
+
+console.log('');
+console.log(`machine: ${machineLine()}`);
+console.log(`load average (1/5/15 min): ${startLoad} at start, ${loadLine()} at end`);
+console.log(
+  `lifecycle = dequeue → 10 spans → attempt succeeded; ${lifecycles} per cell or ${seconds} s, ` +
+    `whichever first; OTLP = one addManySpans batch (POST /v1/traces), REST = 10 × POST /v1/agl/spans`,
+);
+console.log(
+  `ingest = ${otlp.requests} × ${otlp.batch}-span protobuf POST /v1/traces, ${otlp.senders} senders ` +
+    `(or ${seconds} s); a fresh server per cell; client: @arclight/client on ${process.version}`,
+);
+console.log('');
+console.log('lifecycles/s by span path and concurrency c; OTLP ingest in spans/s');
+console.log(formatTable(columns, rows, ratioRows));
+if (notes.length > 0) {
+  console.log('');
+  for (const note of notes) console.log(`note: ${note}`);
+}

@@ -1,0 +1,26 @@
+// Child process for the benchmark: serves one store on a free loopback port, prints `READY <url>`, and
+// shuts down on SIGTERM/SIGINT or when the parent closes stdin (so it cannot outlive the benchmark).
+// Usage: node bench/server-child.mjs memory | sqlite <file>
+import { InMemoryLightningStore, SqliteLightningStore } from '@arclight/store';
+import { createLightningStoreServer } from '../dist/index.js';
+
+const [backend, path] = process.argv.slice(2);
+const store =
+  backend === 'sqlite' ? new SqliteLightningStore({ path }) : new InMemoryLightningStore();
+const server = createLightningStoreServer(store, { host: '127.0.0.1', port: 0 });
+const url = await server.listen();
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  await store.close();
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.stdin.on('end', stop);
+process.stdin.resume();
+
+process.stdout.write(`READY ${url}\n`);

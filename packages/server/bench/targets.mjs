@@ -1,0 +1,156 @@
+// Benchmark targets: a fresh server per measurement. Ours in a child process (memory or SQLite in a temp
+// file) or in this process; upstream's Python `agl store` from the repo venv. Every child is tracked and
+// killed on exit.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InMemoryLightningStore } from '@arclight/store';
+import { createLightningStoreServer } from '../dist/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const VENV = process.env.ARCLIGHT_VENV ?? resolve(here, '../../../.venv');
+const AGL = join(VENV, 'bin', 'agl');
+const STARTUP_TIMEOUT_MS = 120_000;
+
+/** Children still running and temp dirs still present; `cleanUp()` ends/removes them (exit, signals). */
+const children = new Set();
+const tempDirs = new Set();
+
+export function cleanUp() {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+export function upstreamAvailable() {
+  return existsSync(AGL);
+}
+
+/** The installed agentlightning version (read from package metadata; does not import the package). */
+export function upstreamVersion() {
+  const code = 'import importlib.metadata as m; print(m.version("agentlightning"))';
+  const result = spawnSync(join(VENV, 'bin', 'python'), ['-c', code], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : 'unknown';
+}
+
+export const TARGETS = {
+  memory: { label: 'ours, in-memory (child process)', start: () => startChild('memory') },
+  sqlite: { label: 'ours, SQLite file (child process)', start: () => startChild('sqlite') },
+  'memory-inproc': { label: 'ours, in-memory (same process)', start: startInProcess },
+  upstream: { label: 'upstream agl store (Python)', start: startUpstream, upstream: true },
+};
+
+async function startChild(backend) {
+  const dir = backend === 'sqlite' ? mkdtempSync(join(tmpdir(), 'arclight-http-bench-')) : null;
+  if (dir) tempDirs.add(dir);
+  const args = [join(here, 'server-child.mjs'), backend];
+  if (dir) args.push(join(dir, 'store.sqlite'));
+  const child = track(
+    spawn(process.execPath, args, { cwd: dirname(here), stdio: ['pipe', 'pipe', 'pipe'] }),
+  );
+  const cleanup = () => {
+    if (!dir) return;
+    rmSync(dir, { recursive: true, force: true });
+    tempDirs.delete(dir);
+  };
+  try {
+    const [, url] = await waitForLine(child, /^READY (\S+)$/m);
+    const stop = async () => {
+      await stopChild(child);
+      cleanup();
+    };
+    return { url, stop };
+  } catch (error) {
+    await stopChild(child);
+    cleanup();
+    throw error;
+  }
+}
+
+async function startInProcess() {
+  const store = new InMemoryLightningStore();
+  const server = createLightningStoreServer(store, { host: '127.0.0.1', port: 0 });
+  const url = await server.listen();
+  const stop = async () => {
+    await server.close();
+    await store.close();
+  };
+  return { url, stop };
+}
+
+async function startUpstream() {
+  const port = await freePort();
+  const args = ['store', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'WARNING'];
+  const env = { ...process.env, LITELLM_LOCAL_MODEL_COST_MAP: 'True', PYTHONUNBUFFERED: '1' };
+  const child = track(spawn(AGL, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(child, url);
+    return { url, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
+function track(child) {
+  children.add(child);
+  child.output = '';
+  const keep = (chunk) => {
+    child.output = (child.output + chunk.toString()).slice(-8000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  child.exited = new Promise((done) => child.once('exit', done));
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+async function waitForLine(child, pattern) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    const match = pattern.exec(child.output);
+    if (match) return match;
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${child.output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${child.output}`);
+    await sleep(20);
+  }
+}
+
+async function waitForHealth(child, url) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`agl store exited early:\n${child.output}`);
+    try {
+      const response = await fetch(`${url}/v1/agl/health`, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`agl store did not answer ${url}/v1/agl/health:\n${child.output}`);
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));

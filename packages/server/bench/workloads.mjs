@@ -1,0 +1,140 @@
+// The two measured workloads, run through @arclight/client against any server URL.
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { encodeSpansAsOtlp, LightningStoreClient } from '../../client/dist/index.js';
+import { makeSpans } from './spans.mjs';
+
+/** No retries: a failing request should fail the measurement, not hide in a retry delay. */
+const CLIENT_OPTIONS = { retryDelays: [], healthRetryDelays: [] };
+const SPANS_PER_LIFECYCLE = 10;
+const WARMUP_LIFECYCLES = 50;
+const ENQUEUE_CHUNK = 500;
+
+/**
+ * Rollout lifecycles: the queue is pre-filled through the batch enqueue route, then `concurrency` workers
+ * (one client each) loop dequeue → 10 spans → attempt succeeded until `lifecycles` were claimed or
+ * `seconds` passed. `spanPath`: 'otlp' = one addManySpans batch (POST /v1/traces), 'rest' = 10 × addSpan
+ * (POST /v1/agl/spans). Returns { rate, completed, seconds, notes }.
+ */
+export async function runLifecycles(url, { concurrency, lifecycles, seconds, spanPath }) {
+  const clients = Array.from(
+    { length: concurrency },
+    () => new LightningStoreClient(url, CLIENT_OPTIONS),
+  );
+  const admin = clients[0];
+  await prefill(admin, WARMUP_LIFECYCLES + lifecycles);
+  await drive(clients, WARMUP_LIFECYCLES, Number.POSITIVE_INFINITY, spanPath);
+
+  const t0 = performance.now();
+  const run = await drive(clients, lifecycles, t0 + seconds * 1000, spanPath);
+  const elapsed = (performance.now() - t0) / 1000;
+
+  const notes = [];
+  if (run.emptied) notes.push('queue ran dry before the count was reached');
+  const done = await admin.queryRollouts({ status_in: ['succeeded'], limit: 1 });
+  const expected = WARMUP_LIFECYCLES + run.completed;
+  if (done.total !== expected) notes.push(`${done.total} succeeded rollouts, expected ${expected}`);
+  if (run.last) {
+    const spans = await admin.querySpans(run.last, { limit: 1 });
+    if (spans.total !== SPANS_PER_LIFECYCLE) {
+      notes.push(`rollout ${run.last} has ${spans.total} spans, expected ${SPANS_PER_LIFECYCLE}`);
+    }
+  }
+  await Promise.all(clients.map((client) => client.close()));
+  return { rate: run.completed / elapsed, completed: run.completed, seconds: elapsed, notes };
+}
+
+async function prefill(client, count) {
+  for (let done = 0; done < count; done += ENQUEUE_CHUNK) {
+    const size = Math.min(ENQUEUE_CHUNK, count - done);
+    const batch = Array.from({ length: size }, (_, i) => ({ input: { task: done + i } }));
+    await client.enqueueManyRollouts(batch);
+  }
+}
+
+async function drive(clients, total, deadline, spanPath) {
+  const state = { claimed: 0, completed: 0, emptied: false, last: undefined };
+  const worker = async (client, index) => {
+    const workerId = `bench-worker-${index}`;
+    while (state.claimed < total && performance.now() < deadline) {
+      state.claimed++;
+      const rollout = await client.dequeueRollout({ worker_id: workerId });
+      if (!rollout) {
+        state.emptied = true;
+        return;
+      }
+      const { rollout_id: rolloutId } = rollout;
+      const { attempt_id: attemptId } = rollout.attempt;
+      const spans = makeSpans(rolloutId, attemptId, SPANS_PER_LIFECYCLE);
+      if (spanPath === 'otlp') {
+        await client.addManySpans(spans);
+      } else {
+        for (const span of spans) await client.addSpan(span);
+      }
+      await client.updateAttempt(rolloutId, attemptId, { status: 'succeeded' });
+      state.completed++;
+      state.last = rolloutId;
+    }
+  };
+  await Promise.all(clients.map(worker));
+  return state;
+}
+
+/**
+ * OTLP ingest: `requests` ExportTraceServiceRequests of `batch` spans each, encoded up front with the
+ * client's encoder (spread over 16 running attempts), POSTed to /v1/traces by `senders` concurrent loops
+ * until all are sent or `seconds` passed. Returns { rate (spans/s), completed (spans), seconds, notes }.
+ */
+export async function runOtlpIngest(url, { senders, requests, batch, seconds }) {
+  const admin = new LightningStoreClient(url, CLIENT_OPTIONS);
+  const attempts = [];
+  for (let i = 0; i < 16; i++) {
+    const rollout = await admin.startRollout({ input: { ingest: i } });
+    attempts.push({ rolloutId: rollout.rollout_id, attemptId: rollout.attempt.attempt_id, seq: 1 });
+  }
+  const warmup = senders * 2;
+  const bodies = Array.from({ length: warmup + requests }, (_, k) => {
+    const target = attempts[k % attempts.length];
+    const spans = makeSpans(target.rolloutId, target.attemptId, batch, target.seq);
+    target.seq += batch;
+    return encodeSpansAsOtlp(spans);
+  });
+
+  const endpoint = `${url}/v1/traces`;
+  const state = { next: 0, sent: 0, rejected: 0 };
+  const sender = async (last, deadline) => {
+    while (state.next < last && performance.now() < deadline) {
+      const body = bodies[state.next++];
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-protobuf' },
+        body,
+      });
+      const answer = new Uint8Array(await response.arrayBuffer());
+      if (!response.ok) throw new Error(`POST /v1/traces → ${response.status}`);
+      if (answer.length > 0) {
+        const partial = ProtobufTraceSerializer.deserializeResponse(answer).partialSuccess;
+        state.rejected += Number(partial?.rejectedSpans ?? 0);
+      }
+      state.sent += batch;
+    }
+  };
+  const sendAll = (last, deadline) =>
+    Promise.all(Array.from({ length: senders }, () => sender(last, deadline)));
+
+  await sendAll(warmup, Number.POSITIVE_INFINITY);
+  const sentBefore = state.sent;
+  const t0 = performance.now();
+  await sendAll(bodies.length, t0 + seconds * 1000);
+  const elapsed = (performance.now() - t0) / 1000;
+  const completed = state.sent - sentBefore;
+
+  const notes = [];
+  if (state.rejected > 0) notes.push(`server rejected ${state.rejected} spans`);
+  let stored = 0;
+  for (const { rolloutId } of attempts) {
+    stored += (await admin.querySpans(rolloutId, { limit: 1 })).total;
+  }
+  if (stored !== state.sent) notes.push(`${stored} spans stored, ${state.sent} sent`);
+  await admin.close();
+  return { rate: completed / elapsed, completed, seconds: elapsed, notes };
+}
