@@ -1,5 +1,6 @@
 import type { Attributes, SpanCoreFields, TraceStatus } from '@arclight/core';
 import { resolveTracer } from '../tracer/active-tracer.js';
+import { instantSpanTimeMs } from '../tracer/span-clock.js';
 
 /** Options shared by all emitters. */
 export interface EmitOptions {
@@ -17,7 +18,7 @@ export function emitSpan(
   options: EmitOptions & { status?: TraceStatus },
 ): SpanCoreFields {
   if (options.propagate === false) {
-    const now = Date.now() / 1000;
+    const now = instantSpanTimeMs() / 1000;
     return {
       name,
       attributes: { ...attributes },

@@ -2,6 +2,7 @@ import type { Attributes, SpanCoreFields } from '@arclight/core';
 import { context, type Tracer } from '@opentelemetry/api';
 import { isPromiseLike } from '../is-promise-like.js';
 import type { CreateSpanOptions } from './active-tracer.js';
+import { instantSpanTimeMs } from './span-clock.js';
 import {
   coreFieldsOf,
   OtelSpanRecording,
@@ -16,11 +17,11 @@ export function createInstantSpan(
   attributes: Attributes,
   options: CreateSpanOptions = {},
 ): SpanCoreFields {
-  const time = options.timestamp === undefined ? undefined : options.timestamp * 1000;
+  const time = options.timestamp === undefined ? instantSpanTimeMs() : options.timestamp * 1000;
   const span = tracer.startSpan(name, { attributes, startTime: time }, context.active());
   if (options.status) span.setStatus(toOtelStatus(options.status));
   span.end(time);
-  const now = options.timestamp ?? Date.now() / 1000;
+  const now = time / 1000;
   return coreFieldsOf(span, {
     name,
     attributes: { ...attributes },

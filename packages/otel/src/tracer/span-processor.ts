@@ -1,6 +1,7 @@
 import type { ExportQueue } from '../export/export-queue.js';
 import type { RateLimitedWarnings } from '../export/warnings.js';
 import { isSampled, type ReadableSpanLike, type SpanProcessorLike } from '../otel-types.js';
+import { noteSpanEnd } from './span-clock.js';
 import { currentScope, type TraceScope } from './trace-scope.js';
 
 /**
@@ -30,6 +31,7 @@ export class LightningSpanProcessor implements SpanProcessorLike {
     if (!scope) return;
     this.scopes.delete(ended);
     const span = ended as ReadableSpanLike;
+    noteSpanEnd(span.endTime);
     try {
       if (!isSampled(span)) return;
       const record = scope.record(span);
