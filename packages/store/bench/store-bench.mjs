@@ -11,7 +11,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000,100000' },
     backends: { type: 'string', default: 'memory,sqlite' },
     spans: { type: 'string', default: '10' },
-    synchronous: { type: 'string', default: 'full' },
+    synchronous: { type: 'string', default: 'normal' },
   },
 });
 const sizes = values.sizes.split(',').map(Number);

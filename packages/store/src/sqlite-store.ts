@@ -5,7 +5,7 @@ import { SqliteBackend } from './sqlite/index.js';
 export interface SqliteStoreOptions extends BaseStoreOptions {
   /** Database file (created if missing), or ':memory:'. */
   path: string;
-  /** `full` (default): an acknowledged write survives power loss; `normal`: survives a process crash. */
+  /** `normal` (default): an acknowledged write survives a process crash; `full`: also a power loss (slower). */
   synchronous?: 'full' | 'normal';
 }
 

@@ -32,8 +32,9 @@ type Row = Record<string, SQLOutputValue>;
 const UNIQUE_VIOLATIONS = new Set([1555, 2067]);
 
 /**
- * The embedded default backend: one SQLite file (WAL, `synchronous=FULL` unless told otherwise) that
- * several processes may share. Every acknowledged write is durable; `transaction` is `BEGIN IMMEDIATE`.
+ * The embedded default backend: one SQLite file (WAL, `synchronous=NORMAL` unless told otherwise) that
+ * several processes may share. Every acknowledged write survives a process crash (with `synchronous: 'full'`
+ * also a power loss); `transaction` is `BEGIN IMMEDIATE`.
  */
 export class SqliteBackend implements StoreBackend {
   readonly name = 'sqlite';
