@@ -1,45 +1,10 @@
 /**
- * Loose readers for AI SDK events and provider payloads. Events are generic over the caller's tools and
- * context, and servers (vLLM) add fields no type knows, so everything is read defensively from `unknown`.
+ * Readers for AI SDK events and provider payloads, besides the loose readers of `@arclight/core`. Events are
+ * generic over the caller's tools and context, and servers (vLLM) add fields no type knows, so everything is
+ * read defensively from `unknown`.
  */
 
-export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asRecord(value: unknown): JsonRecord | undefined {
-  return isRecord(value) ? value : undefined;
-}
-
-export function asArray(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-export function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** A copy of `value` when it is an array of integers (token ids), else undefined. */
-export function asIntArray(value: unknown): number[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  for (const item of value) if (!Number.isInteger(item)) return undefined;
-  return value.slice() as number[];
-}
-
-/** `JSON.stringify` that never throws (cycles, BigInt): falls back to `String(value)`. */
-export function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
+import { asRecord, isRecord, type JsonRecord, toJson } from '@arclight/core';
 
 /** A JSON object given as an object or as its JSON text (providers report request bodies either way). */
 export function parseJsonRecord(value: unknown): JsonRecord | undefined {

@@ -1,7 +1,8 @@
+import { asRecord, type JsonRecord } from '@arclight/core';
 import type { LanguageModel, LanguageModelMiddleware } from 'ai';
 import { wrapLanguageModel } from 'ai';
 import type { ModelCallOutcome } from './attributes/response.js';
-import { asRecord, type JsonRecord, parseJsonRecord } from './json.js';
+import { parseJsonRecord } from './json.js';
 import { safely } from './safely.js';
 import { readResponseBody } from './spans/model-call-outcome.js';
 import { StreamAccumulator } from './spans/stream-accumulator.js';

@@ -1,7 +1,7 @@
+import { asRecord, asString, type JsonRecord } from '@arclight/core';
 import { type Context, context, type Span, type Tracer, trace } from '@opentelemetry/api';
 import type { Telemetry } from 'ai';
 import { ArclightAttributes } from './attributes/keys.js';
-import { asRecord, asString, type JsonRecord } from './json.js';
 import {
   type ArclightTelemetryOptions,
   type ResolvedOptions,

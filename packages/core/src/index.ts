@@ -1,8 +1,13 @@
+export * from './attributes/python-json.js';
+export * from './attributes/python-values.js';
+export * from './attributes/unflatten.js';
 export * from './errors.js';
+export * from './genai/index.js';
 export * from './ids.js';
 export * from './instrumentation-registry.js';
 export * from './otel/otel-span-like.js';
 export * from './otel/span-from-otel.js';
+export * from './rewards/reward-readers.js';
 export * from './schemas/common.js';
 export { describeValue, formatPath, formatZodError, parseWith } from './schemas/format-error.js';
 export * from './schemas/paginated.js';

@@ -1,5 +1,5 @@
+import { asRecord } from '@arclight/core';
 import { context, type Span, trace } from '@opentelemetry/api';
-import { asRecord } from './json.js';
 import { safely } from './safely.js';
 
 /**

@@ -1,4 +1,4 @@
-import { isInstrumented } from '@arclight/core';
+import { type AttributeBag, asString, isInstrumented } from '@arclight/core';
 import type {
   HandleLLMNewTokenCallbackFields,
   NewTokenIndices,
@@ -13,13 +13,12 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AttributeBag } from './attributes/bag.js';
+import { newAttributeBag } from './attributes/bag.js';
 import { LangChainAttributes } from './attributes/keys.js';
 import { writeLlmRequest, writeLlmResponse } from './attributes/llm-call.js';
 import { invocationParams, runMetadata, writeRunAttributes } from './attributes/run.js';
 import { installContextBridge, runSpans } from './context-bridge.js';
 import { recordRunError } from './errors.js';
-import { asString } from './json.js';
 import {
   type ArclightCallbackHandlerOptions,
   type ResolvedOptions,
@@ -192,7 +191,7 @@ export class ArclightCallbackHandler extends BaseTracer {
       ? trace.setSpan(context.active(), parentSpan)
       : context.active();
     const llmCall = this.isLlmCall(run);
-    const bag = new AttributeBag();
+    const bag = newAttributeBag();
     writeRunAttributes(bag, run, run.parent_run_id);
     let name: string;
     if (run.run_type === 'llm') {
@@ -245,7 +244,7 @@ export class ArclightCallbackHandler extends BaseTracer {
     runSpans().delete(run.id);
     const span = entry.span;
     if (!entry.own || !span) return;
-    const bag = new AttributeBag();
+    const bag = newAttributeBag();
     if (entry.llmCall) {
       writeLlmResponse(bag, run, entry.stream, this.options.captureContent);
     } else if (this.options.captureContent && run.outputs !== undefined) {

@@ -1,29 +1,9 @@
 /** Small helpers for reading untyped values (LangChain runs, provider responses). */
 
-export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asRecord(value: unknown): JsonRecord | undefined {
-  return isRecord(value) ? value : undefined;
-}
-
-export function asArray(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-export function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
+import type { JsonRecord } from '@arclight/core';
 
 /** The value when it is a non-empty array of integers, else `undefined`. */
-export function asIntArray(value: unknown): number[] | undefined {
+export function nonEmptyIntArray(value: unknown): number[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.every((v) => Number.isInteger(v)) ? (value as number[]) : undefined;
 }

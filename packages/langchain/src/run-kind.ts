@@ -1,7 +1,7 @@
+import { asArray, asString } from '@arclight/core';
 import type { Run } from '@langchain/core/tracers/base';
 import { HIDDEN_TAG, OPENAI_SYSTEM, SpanNames } from './attributes/keys.js';
 import { runMetadata, runTags, serializedClass, serializedPath } from './attributes/run.js';
-import { asArray, asString } from './json.js';
 
 /** LangGraph's internal runnables, hidden even when a version does not tag them `langsmith:hidden`. */
 const INTERNAL_NAME = /^(__start__|__end__|ChannelWrite|ChannelRead|Branch)(<|$)/;

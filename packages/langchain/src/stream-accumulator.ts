@@ -1,4 +1,5 @@
-import { asArray, asIntArray, asNumber, asRecord, asString, type JsonRecord } from './json.js';
+import { asArray, asNumber, asRecord, asString, type JsonRecord } from '@arclight/core';
+import { nonEmptyIntArray } from './json.js';
 
 /**
  * What the raw chunks of one streamed chat completion carried, collected from `handleLLMNewToken`
@@ -25,7 +26,7 @@ export class StreamAccumulator {
     this.id ??= asString(raw.id);
     this.model ??= asString(raw.model);
     this.systemFingerprint ??= asString(raw.system_fingerprint);
-    this.promptTokenIds ??= asIntArray(raw.prompt_token_ids);
+    this.promptTokenIds ??= nonEmptyIntArray(raw.prompt_token_ids);
     const usage = asRecord(raw.usage);
     if (usage) this.usage = usage;
     for (const value of asArray(raw.choices)) {

@@ -1,46 +1,16 @@
-import type { Attributes, AttributeValue } from '@opentelemetry/api';
-import { toJson } from './json.js';
+import { AttributeBag, type AttributeEncoding } from '@arclight/core';
+import { toJsonSafely } from './json.js';
 
 /**
- * Collects span attributes, dropping `null`/`undefined`/non-finite numbers and turning anything that is not
- * a valid OTel attribute value (objects, mixed arrays) into a JSON string.
+ * Span data holds whatever the SDK and the provider put there: JSON never throws (even on hostile values),
+ * strings given as JSON stay as they are, and number arrays with non-finite numbers become JSON.
  */
-export class AttributeBag {
-  readonly attributes: Attributes = {};
+export const AGENTS_ENCODING: AttributeEncoding = Object.freeze({
+  toJson: (value: unknown) => (typeof value === 'string' ? value : toJsonSafely(value)),
+  finiteNumberArrays: true,
+});
 
-  set(key: string, value: unknown): void {
-    const converted = toAttributeValue(value);
-    if (converted !== undefined) this.attributes[key] = converted;
-  }
-
-  /** Sets `key` to the JSON text of `value` (when defined); strings are kept as they are. */
-  setJson(key: string, value: unknown): void {
-    if (value === undefined || value === null) return;
-    this.attributes[key] = typeof value === 'string' ? value : toJson(value);
-  }
-}
-
-function toAttributeValue(value: unknown): AttributeValue | undefined {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? value : undefined;
-    case 'object':
-      if (value === null) return undefined;
-      if (Array.isArray(value) && isHomogeneousPrimitiveArray(value)) {
-        return value.slice() as AttributeValue;
-      }
-      return toJson(value);
-    default:
-      return undefined;
-  }
-}
-
-function isHomogeneousPrimitiveArray(values: readonly unknown[]): boolean {
-  if (values.length === 0) return true;
-  const kind = typeof values[0];
-  if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') return false;
-  return values.every((v) => typeof v === kind && (kind !== 'number' || Number.isFinite(v)));
+/** An attribute bag for Agents SDK spans (see {@link AGENTS_ENCODING}). */
+export function newAttributeBag(): AttributeBag {
+  return new AttributeBag(AGENTS_ENCODING);
 }

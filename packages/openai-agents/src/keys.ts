@@ -5,6 +5,8 @@
  * to the Agents SDK lives under `openai_agents.*`.
  */
 
+import { ToolCallAttributes } from '@arclight/core';
+
 /** Span names. */
 export const AgentsSpanNames = Object.freeze({
   /** One per SDK trace (a `run()` / `withTrace()`): the root of the run's spans. */
@@ -25,59 +27,19 @@ export const AgentsSpanNames = Object.freeze({
   PREFIX: 'openai_agents.',
 } as const);
 
-/** Names of LLM-call spans, as `@arclight/openai` names them (the first is upstream's `llm_call_match`). */
-export const LlmCallSpanNames = Object.freeze({
-  /** Generation spans (Chat Completions). */
-  CHAT: 'openai.chat.completion',
-  /** Response spans (Responses API). */
-  RESPONSES: 'openai.responses.create',
-} as const);
-
-/** Keys of LLM-call attributes (AgentOps layout). */
-export const GenAI = Object.freeze({
-  SYSTEM: 'gen_ai.system',
-  REQUEST_TYPE: 'gen_ai.request.type',
-  REQUEST_MODEL: 'gen_ai.request.model',
-  REQUEST_MAX_TOKENS: 'gen_ai.request.max_tokens',
-  REQUEST_TEMPERATURE: 'gen_ai.request.temperature',
-  REQUEST_TOP_P: 'gen_ai.request.top_p',
-  REQUEST_FREQUENCY_PENALTY: 'gen_ai.request.frequency_penalty',
-  REQUEST_PRESENCE_PENALTY: 'gen_ai.request.presence_penalty',
-  REQUEST_STREAMING: 'gen_ai.request.streaming',
-  /** Prefix: `gen_ai.request.functions.N.name|description|parameters`. */
-  REQUEST_FUNCTIONS: 'gen_ai.request.functions',
-  /** Prefix: `gen_ai.prompt.N.role|content|tool_call_id|tool_calls.M.id|name|arguments`. */
-  PROMPT: 'gen_ai.prompt',
-  /** Prefix: `gen_ai.completion.N.role|content|refusal|finish_reason|tool_calls.M.id|name|arguments`. */
-  COMPLETION: 'gen_ai.completion',
-  RESPONSE_ID: 'gen_ai.response.id',
-  RESPONSE_MODEL: 'gen_ai.response.model',
-  OPENAI_SYSTEM_FINGERPRINT: 'gen_ai.openai.system_fingerprint',
-  USAGE_PROMPT_TOKENS: 'gen_ai.usage.prompt_tokens',
-  USAGE_COMPLETION_TOKENS: 'gen_ai.usage.completion_tokens',
-  USAGE_TOTAL_TOKENS: 'gen_ai.usage.total_tokens',
-  USAGE_REASONING_TOKENS: 'gen_ai.usage.reasoning_tokens',
-  USAGE_CACHE_READ_INPUT_TOKENS: 'gen_ai.usage.cache_read_input_tokens',
-} as const);
-
-/** `gen_ai.system` value (as `@arclight/openai` and AgentOps write it). */
-export const GEN_AI_SYSTEM_VALUE = 'OpenAI';
-
-/** Token ids and logprobs, under the names upstream's adapter reads. */
-export const TokenAttributes = Object.freeze({
-  PROMPT_TOKEN_IDS: 'prompt_token_ids',
-  RESPONSE_TOKEN_IDS: 'response_token_ids',
-  LOGPROBS_CONTENT: 'logprobs.content',
-} as const);
+// `LlmCallSpanNames`: names of LLM-call spans, as `@arclight/openai` names them.
+export {
+  GEN_AI_SYSTEM_OPENAI as GEN_AI_SYSTEM_VALUE,
+  GenAI,
+  LlmCallSpanNames,
+  TokenAttributes,
+} from '@arclight/core';
 
 /** Tool attributes: on function spans, and on the `tool_call.<name>` children of LLM-call spans. */
 export const ToolAttributes = Object.freeze({
-  TOOL_CALL_SPAN_PREFIX: 'tool_call.',
-  NAME: 'tool.name',
-  PARAMETERS: 'tool.parameters',
+  ...ToolCallAttributes,
+  TOOL_CALL_SPAN_PREFIX: ToolCallAttributes.SPAN_NAME_PREFIX,
   OUTPUT: 'tool.output',
-  CALL_ID: 'tool.call.id',
-  CALL_TYPE: 'tool.call.type',
 } as const);
 
 /** The attribute upstream's adapter reads to attribute LLM calls to agents. */

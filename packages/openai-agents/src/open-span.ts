@@ -1,12 +1,12 @@
+import { asRecord, asString } from '@arclight/core';
 import {
   type Context,
   type Span as OtelSpan,
   SpanStatusCode,
   type Tracer,
 } from '@opentelemetry/api';
-import { AttributeBag } from './attribute-bag.js';
+import { newAttributeBag } from './attribute-bag.js';
 import type { CapturedAttribution } from './attribution.js';
-import { asRecord, asString } from './json.js';
 import { AgentsAttributes } from './keys.js';
 
 /** An OTel span the processor opened for an SDK trace or span and has not ended yet. */
@@ -26,7 +26,7 @@ export function recordSpanError(otel: OtelSpan, error: unknown): string | undefi
   const message = asString(record.message) ?? 'error';
   otel.setStatus({ code: SpanStatusCode.ERROR, message });
   otel.recordException({ name: 'AgentsSpanError', message });
-  const bag = new AttributeBag();
+  const bag = newAttributeBag();
   bag.setJson(AgentsAttributes.ERROR_DATA, record.data);
   otel.setAttributes(bag.attributes);
   return message;

@@ -1,12 +1,18 @@
+import {
+  asRecord,
+  asString,
+  type JsonRecord,
+  type ToolCallRecord,
+  toolCallSpanAttributes,
+  toolCallSpanName,
+} from '@arclight/core';
 import { getActiveTracer } from '@arclight/otel';
 import type { TracingProcessor } from '@openai/agents';
 import { context, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import { AttributeBag } from './attribute-bag.js';
+import { newAttributeBag } from './attribute-bag.js';
 import { captureAttribution, runAttributed } from './attribution.js';
 import { BoundedMap } from './bounded-map.js';
-import { asRecord, asString, type JsonRecord } from './json.js';
-import { AgentsAttributes, ToolAttributes } from './keys.js';
-import type { ToolCallRecord } from './mapping/llm-attributes.js';
+import { AgentsAttributes } from './keys.js';
 import {
   isModelSpanType,
   spanKindOf,
@@ -139,7 +145,7 @@ export class LightningTracingProcessor implements TracingProcessor {
     const attribution = captureAttribution(parent?.attribution);
     const parentContext = parent?.context ?? context.active();
 
-    const bag = new AttributeBag();
+    const bag = newAttributeBag();
     bag.set(AgentsAttributes.SPAN_ID, spanId);
     bag.set(AgentsAttributes.PARENT_ID, parentId);
     bag.set(AgentsAttributes.TRACE_ID, traceId);
@@ -177,7 +183,7 @@ export class LightningTracingProcessor implements TracingProcessor {
     const entry = this.spans.take(spanId);
     if (!entry) return;
     this.closed.set(spanId, true);
-    const bag = new AttributeBag();
+    const bag = newAttributeBag();
     const calls =
       safely('span attributes', () =>
         writeDataAttributes(bag, spanDataOf(span), {
@@ -203,15 +209,11 @@ export class LightningTracingProcessor implements TracingProcessor {
   ): void {
     const time = millisToHrTime(end);
     for (const call of calls) {
-      const bag = new AttributeBag();
-      bag.set(ToolAttributes.NAME, call.name);
-      if (this.captureContent) bag.set(ToolAttributes.PARAMETERS, call.arguments);
-      bag.set(ToolAttributes.CALL_ID, call.id);
-      bag.set(ToolAttributes.CALL_TYPE, call.type ?? 'function');
+      const attributes = toolCallSpanAttributes(call, this.captureContent);
       const child = runAttributed(entry.attribution, () =>
         entry.tracer.startSpan(
-          `${ToolAttributes.TOOL_CALL_SPAN_PREFIX}${call.name ?? 'unknown'}`,
-          { kind: SpanKind.INTERNAL, startTime: time, attributes: bag.attributes },
+          toolCallSpanName(call),
+          { kind: SpanKind.INTERNAL, startTime: time, attributes },
           entry.context,
         ),
       );

@@ -1,8 +1,8 @@
+import { type AttributeBag, asRecord, asString } from '@arclight/core';
 import { context, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import { AttributeBag } from './attribute-bag.js';
+import { newAttributeBag } from './attribute-bag.js';
 import { captureAttribution } from './attribution.js';
 import { BoundedMap } from './bounded-map.js';
-import { asRecord, asString } from './json.js';
 import { AgentsAttributes, AgentsSpanNames } from './keys.js';
 import { endUnfinished, type OpenSpan } from './open-span.js';
 import { safely } from './safely.js';
@@ -43,7 +43,7 @@ export class TraceRoots {
     const traceId = asString(sdkTrace?.traceId);
     if (traceId === undefined || this.live.get(traceId)) return;
     this.closedEarly.take(traceId);
-    const bag = new AttributeBag();
+    const bag = newAttributeBag();
     bag.set(AgentsAttributes.TRACE_ID, traceId);
     writeTraceAttributes(bag, sdkTrace);
     const start = Date.now();
@@ -70,7 +70,7 @@ export class TraceRoots {
     const root = this.live.take(traceId);
     this.closedEarly.take(traceId);
     if (!root) return;
-    const bag = new AttributeBag();
+    const bag = newAttributeBag();
     writeTraceAttributes(bag, sdkTrace);
     root.otel.setAttributes(bag.attributes);
     root.otel.end(millisToHrTime(Math.max(Date.now(), root.latestEnd)));

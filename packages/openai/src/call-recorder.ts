@@ -1,4 +1,12 @@
 import {
+  AttributeBag,
+  asRecord,
+  type JsonRecord,
+  type ToolCallRecord,
+  toolCallSpanAttributes,
+  toolCallSpanName,
+} from '@arclight/core';
+import {
   type Context,
   type Exception,
   type Span,
@@ -7,10 +15,8 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AttributeBag } from './attributes/attribute-bag.js';
-import { ArclightAttributes, ToolCallAttributes } from './attributes/keys.js';
-import type { Endpoint, ToolCallRecord } from './endpoint.js';
-import { asRecord, type JsonRecord } from './json.js';
+import { ArclightAttributes } from './attributes/keys.js';
+import type { Endpoint } from './endpoint.js';
 import type { ResolvedOptions } from './options.js';
 import { safely } from './safely.js';
 
@@ -114,14 +120,12 @@ export class CallRecorder {
     if (calls.length === 0) return;
     const parent = trace.setSpan(this.parent, this.span);
     for (const call of calls) {
-      const bag = new AttributeBag();
-      bag.set(ToolCallAttributes.NAME, call.name);
-      if (this.options.captureContent) bag.set(ToolCallAttributes.PARAMETERS, call.arguments);
-      bag.set(ToolCallAttributes.CALL_ID, call.id);
-      bag.set(ToolCallAttributes.CALL_TYPE, call.type ?? 'function');
       const child = this.tracer.startSpan(
-        `${ToolCallAttributes.SPAN_NAME_PREFIX}${call.name ?? 'unknown'}`,
-        { kind: SpanKind.INTERNAL, attributes: bag.attributes },
+        toolCallSpanName(call),
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: toolCallSpanAttributes(call, this.options.captureContent),
+        },
         parent,
       );
       child.setStatus({ code: SpanStatusCode.OK });

@@ -1,14 +1,5 @@
-import type { AttributeBag } from './attributes/attribute-bag.js';
-import type { JsonRecord } from './json.js';
+import type { AttributeBag, JsonRecord, ToolCallRecord } from '@arclight/core';
 import type { ResolvedOptions } from './options.js';
-
-/** A tool call found in a completion, written as `gen_ai.completion.N.tool_calls.M.*` and a child span. */
-export interface ToolCallRecord {
-  id?: string;
-  type?: string;
-  name?: string;
-  arguments?: string;
-}
 
 /** Folds the chunks (or events) of a stream into the object a non-streaming call would have returned. */
 export interface StreamAccumulator {

@@ -1,45 +1,8 @@
 /**
- * Loose readers for the SDK's request and response objects. The instrumentation never imports the `openai`
- * types: it supports two majors whose typings differ, and servers (vLLM) add fields the types do not know.
+ * Helpers for the SDK's request and response objects, besides the loose readers of `@arclight/core`
+ * (`asRecord`, `asString`, …): the instrumentation never imports the `openai` types, since it supports two
+ * majors whose typings differ, and servers (vLLM) add fields the types do not know.
  */
-
-export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asRecord(value: unknown): JsonRecord | undefined {
-  return isRecord(value) ? value : undefined;
-}
-
-export function asArray(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-export function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** A copy of `value` when it is an array of integers (token ids), else undefined. */
-export function asIntArray(value: unknown): number[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  for (const item of value) if (!Number.isInteger(item)) return undefined;
-  return value.slice() as number[];
-}
-
-/** `JSON.stringify` that never throws (cycles, BigInt): falls back to `String(value)`. */
-export function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 /** True for objects with a callable `then` (promises, APIPromise). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,11 +1,10 @@
-import { markInstrumented } from '@arclight/core';
+import { asRecord, markInstrumented } from '@arclight/core';
 import { context, createContextKey, diag, type Tracer, trace } from '@opentelemetry/api';
 import { CallRecorder } from './call-recorder.js';
 import type { Endpoint } from './endpoint.js';
 import { chatEndpoint } from './endpoints/chat.js';
 import { completionsEndpoint } from './endpoints/completions.js';
 import { responsesEndpoint } from './endpoints/responses.js';
-import { asRecord } from './json.js';
 import type { ResolvedOptions } from './options.js';
 import { observeResult } from './result-observer.js';
 import { safely } from './safely.js';

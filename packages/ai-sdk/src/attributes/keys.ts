@@ -4,70 +4,25 @@
  * `TraceToMessages` read; operation and tool spans keep the AI SDK's own `ai.*` names.
  */
 
+import { LlmCallSpanNames, ToolCallAttributes } from '@arclight/core';
+
+// `ToolAttributes`: the AgentOps `tool.*` keys (`TraceToMessages` reads them on `tool_call.<name>` spans).
+export {
+  GEN_AI_SYSTEM_OPENAI,
+  GenAI,
+  TokenAttributes,
+  ToolCallAttributes as ToolAttributes,
+} from '@arclight/core';
+
 export const SpanNames = Object.freeze({
   /** A model call that counts as an LLM call (upstream's default `llm_call_match`). */
-  LLM_CALL: 'openai.chat.completion',
+  LLM_CALL: LlmCallSpanNames.CHAT,
   /** A counted model call of a provider that does not speak OpenAI's protocol (add it to `llmCallMatch`). */
   CHAT_MODEL: 'ai.chat_model',
   /** Prefix of a tool-call child span of a model call (`tool_call.<name>`, the AgentOps layout). */
-  TOOL_CALL_PREFIX: 'tool_call.',
+  TOOL_CALL_PREFIX: ToolCallAttributes.SPAN_NAME_PREFIX,
   /** A tool execution (the AI SDK's name for it). */
   TOOL_EXECUTION: 'ai.toolCall',
-} as const);
-
-/** Value of `gen_ai.system` for OpenAI-protocol providers (AgentOps writes `"OpenAI"`). */
-export const GEN_AI_SYSTEM_OPENAI = 'OpenAI';
-
-export const GenAI = Object.freeze({
-  SYSTEM: 'gen_ai.system',
-  OPERATION_NAME: 'gen_ai.operation.name',
-  AGENT_NAME: 'gen_ai.agent.name',
-  REQUEST_TYPE: 'gen_ai.request.type',
-  REQUEST_MODEL: 'gen_ai.request.model',
-  REQUEST_MAX_TOKENS: 'gen_ai.request.max_tokens',
-  REQUEST_TEMPERATURE: 'gen_ai.request.temperature',
-  REQUEST_TOP_P: 'gen_ai.request.top_p',
-  REQUEST_TOP_K: 'gen_ai.request.top_k',
-  REQUEST_FREQUENCY_PENALTY: 'gen_ai.request.frequency_penalty',
-  REQUEST_PRESENCE_PENALTY: 'gen_ai.request.presence_penalty',
-  REQUEST_SEED: 'gen_ai.request.seed',
-  REQUEST_N: 'gen_ai.request.n',
-  REQUEST_STOP: 'gen_ai.request.stop',
-  REQUEST_STREAMING: 'gen_ai.request.streaming',
-  REQUEST_LOGPROBS: 'gen_ai.request.logprobs',
-  REQUEST_TOP_LOGPROBS: 'gen_ai.request.top_logprobs',
-  REQUEST_RETURN_TOKEN_IDS: 'gen_ai.request.return_token_ids',
-  /** Prefix: `gen_ai.request.functions.N.name|description|parameters`. */
-  REQUEST_FUNCTIONS: 'gen_ai.request.functions',
-  /** Prefix: `gen_ai.prompt.N.role|content|tool_call_id|tool_calls.M.id|name|arguments`. */
-  PROMPT: 'gen_ai.prompt',
-  /** Prefix: `gen_ai.completion.N.role|content|finish_reason|tool_calls.M.id|name|arguments`. */
-  COMPLETION: 'gen_ai.completion',
-  RESPONSE_ID: 'gen_ai.response.id',
-  RESPONSE_MODEL: 'gen_ai.response.model',
-  USAGE_PROMPT_TOKENS: 'gen_ai.usage.prompt_tokens',
-  USAGE_COMPLETION_TOKENS: 'gen_ai.usage.completion_tokens',
-  USAGE_TOTAL_TOKENS: 'gen_ai.usage.total_tokens',
-  USAGE_REASONING_TOKENS: 'gen_ai.usage.reasoning_tokens',
-  USAGE_CACHE_READ_INPUT_TOKENS: 'gen_ai.usage.cache_read_input_tokens',
-  TOOL_NAME: 'gen_ai.tool.name',
-  TOOL_CALL_ID: 'gen_ai.tool.call.id',
-} as const);
-
-/** Token ids and logprobs, under the exact names upstream's adapter reads. */
-export const TokenAttributes = Object.freeze({
-  PROMPT_TOKEN_IDS: 'prompt_token_ids',
-  RESPONSE_TOKEN_IDS: 'response_token_ids',
-  /** JSON string of `choices[0].logprobs.content`. */
-  LOGPROBS_CONTENT: 'logprobs.content',
-} as const);
-
-/** Tool attributes in the AgentOps layout (`TraceToMessages` reads `tool.*` on `tool_call.<name>` spans). */
-export const ToolAttributes = Object.freeze({
-  NAME: 'tool.name',
-  PARAMETERS: 'tool.parameters',
-  CALL_ID: 'tool.call.id',
-  CALL_TYPE: 'tool.call.type',
 } as const);
 
 /** The AI SDK's own attribute names (its legacy OpenTelemetry layout). */

@@ -1,4 +1,5 @@
-import { asArray, asRecord, asString, asText, isRecord, type JsonRecord } from '../json.js';
+import { asArray, asRecord, asString, isRecord, type JsonRecord } from '@arclight/core';
+import { asText } from '../json.js';
 
 /**
  * Converts the AI SDK's normalized prompt (`instructions` + `ModelMessage[]`) into OpenAI chat messages, so

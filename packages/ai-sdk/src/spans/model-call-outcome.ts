@@ -1,14 +1,15 @@
-import type { ModelCallOutcome, ToolCallRecord, UsageRecord } from '../attributes/response.js';
 import {
   asArray,
   asIntArray,
   asNumber,
   asRecord,
   asString,
-  asText,
   type JsonRecord,
-  parseJsonRecord,
-} from '../json.js';
+  type TokenUsage,
+  type ToolCallRecord,
+} from '@arclight/core';
+import type { ModelCallOutcome } from '../attributes/response.js';
+import { asText, parseJsonRecord } from '../json.js';
 
 /** Reads a provider's generate result (`LanguageModelV4GenerateResult`, normalized + raw body). */
 export function outcomeFromGenerateResult(result: JsonRecord): ModelCallOutcome {
@@ -57,7 +58,7 @@ function openaiFinishReason(unified: string | undefined): string | undefined {
 }
 
 /** `LanguageModelV4Usage` (`inputTokens.total`, …) or the flat `LanguageModelUsage`. */
-export function usageOf(value: unknown): UsageRecord | undefined {
+export function usageOf(value: unknown): TokenUsage | undefined {
   const usage = asRecord(value);
   if (!usage) return undefined;
   const input = asRecord(usage.inputTokens);
@@ -68,11 +69,11 @@ export function usageOf(value: unknown): UsageRecord | undefined {
     asNumber(usage.totalTokens) ??
     (prompt !== undefined && completion !== undefined ? prompt + completion : undefined);
   return {
-    prompt,
-    completion,
-    total,
-    reasoning: asNumber(output?.reasoning),
-    cacheRead: asNumber(input?.cacheRead),
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: total,
+    reasoning_tokens: asNumber(output?.reasoning),
+    cache_read_input_tokens: asNumber(input?.cacheRead),
   };
 }
 

@@ -1,4 +1,13 @@
 import {
+  AttributeBag,
+  asArray,
+  asRecord,
+  asString,
+  type JsonRecord,
+  toolCallSpanAttributes,
+  toolCallSpanName,
+} from '@arclight/core';
+import {
   type Context,
   type Span,
   SpanKind,
@@ -6,17 +15,10 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AttributeBag } from '../attributes/attribute-bag.js';
-import {
-  AiAttributes,
-  ArclightAttributes,
-  GenAI,
-  SpanNames,
-  ToolAttributes,
-} from '../attributes/keys.js';
+import { AiAttributes, ArclightAttributes, GenAI } from '../attributes/keys.js';
 import { setRequestAttributes } from '../attributes/request.js';
 import { type ModelCallOutcome, setResponseAttributes } from '../attributes/response.js';
-import { asArray, asRecord, asString, type JsonRecord, parseJsonRecord } from '../json.js';
+import { parseJsonRecord } from '../json.js';
 import { modelSpanIdentity } from '../llm-call-span.js';
 import type { ResolvedOptions } from '../options.js';
 import { safely } from '../safely.js';
@@ -124,14 +126,9 @@ export class ModelCallSpan {
   /** One child span per requested tool call, as AgentOps writes them (`TraceToMessages` reads these). */
   private writeToolCallSpans(outcome: ModelCallOutcome, captureOutputs: boolean): void {
     for (const call of outcome.toolCalls) {
-      const bag = new AttributeBag();
-      bag.set(ToolAttributes.NAME, call.name);
-      if (captureOutputs) bag.set(ToolAttributes.PARAMETERS, call.arguments);
-      bag.set(ToolAttributes.CALL_ID, call.id);
-      bag.set(ToolAttributes.CALL_TYPE, 'function');
       const child = this.tracer.startSpan(
-        `${SpanNames.TOOL_CALL_PREFIX}${call.name ?? 'unknown'}`,
-        { kind: SpanKind.INTERNAL, attributes: bag.attributes },
+        toolCallSpanName(call),
+        { kind: SpanKind.INTERNAL, attributes: toolCallSpanAttributes(call, captureOutputs) },
         this.context,
       );
       child.setStatus({ code: SpanStatusCode.OK });

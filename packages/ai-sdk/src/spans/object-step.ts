@@ -1,5 +1,6 @@
+import { asRecord, asString, type JsonRecord } from '@arclight/core';
 import type { ModelCallOutcome } from '../attributes/response.js';
-import { asRecord, asString, type JsonRecord, parseJsonRecord } from '../json.js';
+import { parseJsonRecord } from '../json.js';
 import {
   finishReasonOf,
   readProviderMetadata,

@@ -1,4 +1,4 @@
-import { asRecord, type JsonRecord } from '../json.js';
+import { asRecord, type JsonRecord } from '@arclight/core';
 import { safely } from '../safely.js';
 import type { ModelCallSpan } from './model-call-span.js';
 import { StreamAccumulator } from './stream-accumulator.js';

@@ -1,7 +1,6 @@
+import { AttributeBag, asArray, asRecord, asString, type JsonRecord } from '@arclight/core';
 import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { AttributeBag } from '../attributes/attribute-bag.js';
 import { AGENT_NAME, AiAttributes, GenAI } from '../attributes/keys.js';
-import { asArray, asRecord, asString, type JsonRecord } from '../json.js';
 import type { ResolvedOptions } from '../options.js';
 import { finishReasonOf, usageOf } from './model-call-outcome.js';
 
@@ -65,8 +64,8 @@ export function recordOperationEnd(span: Span, event: JsonRecord): void {
   }
   bag.set(AiAttributes.RESPONSE_FINISH_REASON, finishReasonOf(event.finishReason));
   const usage = usageOf(event.totalUsage ?? event.usage);
-  bag.set(AiAttributes.USAGE_INPUT_TOKENS, usage?.prompt);
-  bag.set(AiAttributes.USAGE_OUTPUT_TOKENS, usage?.completion);
+  bag.set(AiAttributes.USAGE_INPUT_TOKENS, usage?.prompt_tokens);
+  bag.set(AiAttributes.USAGE_OUTPUT_TOKENS, usage?.completion_tokens);
   if (Array.isArray(event.steps)) bag.set(AiAttributes.STEPS, asArray(event.steps).length);
   span.setAttributes(bag.attributes);
   const error = asRecord(event)?.error;

@@ -1,5 +1,5 @@
+import { asArray, asIntArray, asRecord, asString, isRecord, type JsonRecord } from '@arclight/core';
 import type { ModelCallOutcome } from '../attributes/response.js';
-import { asArray, asIntArray, asRecord, asString, isRecord, type JsonRecord } from '../json.js';
 import { finishReasonOf, readProviderMetadata, toolCallOf, usageOf } from './model-call-outcome.js';
 
 /**

@@ -1,4 +1,11 @@
 import {
+  AttributeBag,
+  asRecord,
+  asString,
+  type JsonRecord,
+  toolCallSpanAttributes,
+} from '@arclight/core';
+import {
   type Context,
   type Span,
   SpanKind,
@@ -6,9 +13,8 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AttributeBag } from '../attributes/attribute-bag.js';
-import { AiAttributes, GenAI, SpanNames, ToolAttributes } from '../attributes/keys.js';
-import { asRecord, asString, asText, type JsonRecord } from '../json.js';
+import { AiAttributes, GenAI, SpanNames } from '../attributes/keys.js';
+import { asText } from '../json.js';
 import { recordError } from './errors.js';
 
 /** The span of one tool execution (`ai.toolCall`), active while the tool's `execute` runs. */
@@ -30,10 +36,7 @@ export function startToolSpan(tracer: Tracer, parent: Context, event: JsonRecord
   bag.set(GenAI.OPERATION_NAME, 'execute_tool');
   bag.set(GenAI.TOOL_NAME, name);
   bag.set(GenAI.TOOL_CALL_ID, id);
-  bag.set(ToolAttributes.NAME, name);
-  bag.set(ToolAttributes.PARAMETERS, args);
-  bag.set(ToolAttributes.CALL_ID, id);
-  bag.set(ToolAttributes.CALL_TYPE, 'function');
+  bag.merge(toolCallSpanAttributes({ id, name, arguments: args }, true));
   const span = tracer.startSpan(
     SpanNames.TOOL_EXECUTION,
     { kind: SpanKind.INTERNAL, attributes: bag.attributes },

@@ -6,9 +6,13 @@
  * `gen_ai.response.*`, `gen_ai.usage.*`, `prompt_token_ids`, `response_token_ids`.
  */
 
+import { GEN_AI_SYSTEM_OPENAI, LlmCallSpanNames } from '@arclight/core';
+
+export { GenAI, TokenAttributes } from '@arclight/core';
+
 export const SpanNames = Object.freeze({
   /** A chat-model run that is the LLM call of an OpenAI-compatible model (upstream's default `llm_call_match`). */
-  OPENAI_CHAT: 'openai.chat.completion',
+  OPENAI_CHAT: LlmCallSpanNames.CHAT,
   /** Any other chat-model run (another provider, or OpenAI while `@arclight/openai` records the call). */
   CHAT_MODEL: 'langchain.chat_model',
   /** A completion-style LLM run (`run.inputs.prompts`). */
@@ -53,40 +57,8 @@ export const LangChainAttributes = Object.freeze({
   ERROR_TYPE: 'error.type',
 } as const);
 
-export const GenAI = Object.freeze({
-  SYSTEM: 'gen_ai.system',
-  REQUEST_TYPE: 'gen_ai.request.type',
-  REQUEST_MODEL: 'gen_ai.request.model',
-  REQUEST_MAX_TOKENS: 'gen_ai.request.max_tokens',
-  REQUEST_TEMPERATURE: 'gen_ai.request.temperature',
-  REQUEST_TOP_P: 'gen_ai.request.top_p',
-  REQUEST_FREQUENCY_PENALTY: 'gen_ai.request.frequency_penalty',
-  REQUEST_PRESENCE_PENALTY: 'gen_ai.request.presence_penalty',
-  REQUEST_SEED: 'gen_ai.request.seed',
-  REQUEST_N: 'gen_ai.request.n',
-  REQUEST_STOP: 'gen_ai.request.stop',
-  REQUEST_STREAMING: 'gen_ai.request.streaming',
-  REQUEST_LOGPROBS: 'gen_ai.request.logprobs',
-  REQUEST_TOP_LOGPROBS: 'gen_ai.request.top_logprobs',
-  REQUEST_RETURN_TOKEN_IDS: 'gen_ai.request.return_token_ids',
-  REQUEST_FUNCTIONS: 'gen_ai.request.functions',
-  PROMPT: 'gen_ai.prompt',
-  COMPLETION: 'gen_ai.completion',
-  RESPONSE_ID: 'gen_ai.response.id',
-  RESPONSE_MODEL: 'gen_ai.response.model',
-  OPENAI_SYSTEM_FINGERPRINT: 'gen_ai.openai.system_fingerprint',
-  USAGE_PROMPT_TOKENS: 'gen_ai.usage.prompt_tokens',
-  USAGE_COMPLETION_TOKENS: 'gen_ai.usage.completion_tokens',
-  USAGE_TOTAL_TOKENS: 'gen_ai.usage.total_tokens',
-} as const);
-
-export const TokenAttributes = Object.freeze({
-  PROMPT_TOKEN_IDS: 'prompt_token_ids',
-  RESPONSE_TOKEN_IDS: 'response_token_ids',
-} as const);
-
 /** `gen_ai.system` of OpenAI-compatible models (AgentOps writes `"OpenAI"`, as `@arclight/openai` does). */
-export const OPENAI_SYSTEM = 'OpenAI';
+export const OPENAI_SYSTEM = GEN_AI_SYSTEM_OPENAI;
 
 /** LangChain's tag for runs that tracers should not show. */
 export const HIDDEN_TAG = 'langsmith:hidden';

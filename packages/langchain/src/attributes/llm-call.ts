@@ -1,23 +1,35 @@
-import type { Run } from '@langchain/core/tracers/base';
 import {
+  type AttributeBag,
   asArray,
-  asIntArray,
   asNumber,
   asRecord,
   asString,
-  isRecord,
+  chatSamplingParameters,
+  completionAttributes,
+  GenAI,
+  type GenAIWriteOptions,
   type JsonRecord,
-} from '../json.js';
+  promptMessageAttributes,
+  readToolDefinitions,
+  requestAttributes,
+  responseIdentityAttributes,
+  type TokenUsage,
+  tokenIdAttributes,
+  toolDefinitionAttributes,
+  usageAttributes,
+} from '@arclight/core';
+import type { Run } from '@langchain/core/tracers/base';
+import { nonEmptyIntArray } from '../json.js';
 import type { StreamAccumulator } from '../stream-accumulator.js';
-import type { AttributeBag } from './bag.js';
-import { GenAI, TokenAttributes } from './keys.js';
-import {
-  type ChatMessageRecord,
-  rawToolCall,
-  type ToolCallRecord,
-  toChatMessage,
-} from './messages.js';
+import { LANGCHAIN_ENCODING } from './bag.js';
+import { rawToolCall, toChatMessage } from './messages.js';
 import { invocationParams, runMetadata } from './run.js';
+
+/** Tool definitions: OpenAI's `{ type: 'function', function }`, or flat `{ name, description, parameters | input_schema }`. */
+const TOOL_SHAPE = {
+  schemaKeys: ['parameters', 'input_schema', 'schema'],
+  customTools: false,
+} as const;
 
 /** `gen_ai.request.*`, tool definitions and `gen_ai.prompt.N.*` of an LLM-call span, from the starting run. */
 export function writeLlmRequest(
@@ -30,84 +42,39 @@ export function writeLlmRequest(
   const metadata = runMetadata(run);
   const groups = asArray(run.inputs?.messages);
   const prompts = asArray(run.inputs?.prompts);
-  bag.set(GenAI.REQUEST_TYPE, groups.length === 0 && prompts.length > 0 ? 'completion' : 'chat');
-  bag.set(GenAI.SYSTEM, system);
-  bag.set(
-    GenAI.REQUEST_MODEL,
-    asString(params.model) ?? asString(params.model_name) ?? asString(metadata.ls_model_name),
-  );
-  bag.set(
-    GenAI.REQUEST_MAX_TOKENS,
-    params.max_tokens ?? params.max_completion_tokens ?? metadata.ls_max_tokens,
-  );
-  bag.set(GenAI.REQUEST_TEMPERATURE, params.temperature ?? metadata.ls_temperature);
-  bag.set(GenAI.REQUEST_TOP_P, params.top_p);
-  bag.set(GenAI.REQUEST_FREQUENCY_PENALTY, params.frequency_penalty);
-  bag.set(GenAI.REQUEST_PRESENCE_PENALTY, params.presence_penalty);
-  bag.set(GenAI.REQUEST_SEED, params.seed);
-  bag.set(GenAI.REQUEST_N, params.n);
   const stop = params.stop ?? metadata.ls_stop;
-  if (typeof stop === 'string' || (Array.isArray(stop) && stop.length > 0)) {
-    bag.set(GenAI.REQUEST_STOP, stop);
-  }
-  bag.set(GenAI.REQUEST_LOGPROBS, params.logprobs);
-  bag.set(GenAI.REQUEST_TOP_LOGPROBS, params.top_logprobs);
-  bag.set(GenAI.REQUEST_RETURN_TOKEN_IDS, params.return_token_ids);
-  bag.set(GenAI.REQUEST_STREAMING, params.stream === true);
-  writeToolDefinitions(bag, params);
+  const request = {
+    type: groups.length === 0 && prompts.length > 0 ? 'completion' : 'chat',
+    system,
+    model:
+      asString(params.model) ?? asString(params.model_name) ?? asString(metadata.ls_model_name),
+    max_tokens: params.max_tokens ?? params.max_completion_tokens ?? metadata.ls_max_tokens,
+    ...chatSamplingParameters(params),
+    // Overrides the spread's value in place (the key keeps its position).
+    temperature: params.temperature ?? metadata.ls_temperature,
+    stop: typeof stop === 'string' || (Array.isArray(stop) && stop.length > 0) ? stop : undefined,
+    logprobs: params.logprobs,
+    top_logprobs: params.top_logprobs,
+    return_token_ids: params.return_token_ids,
+    streaming: params.stream === true,
+  };
+  bag.merge(requestAttributes(request, LANGCHAIN_ENCODING));
+  const tools = [...asArray(params.functions), ...asArray(params.tools)];
+  const definitions = readToolDefinitions(tools, TOOL_SHAPE);
+  bag.merge(toolDefinitionAttributes(definitions, { encoding: LANGCHAIN_ENCODING }));
   const messages: readonly unknown[] = Array.isArray(groups[0])
     ? groups[0]
     : groups.length > 0
       ? groups
       : prompts.map((prompt) => ({ role: 'user', content: prompt }));
+  const options = writeOptions(captureContent);
   let index = 0;
   for (const message of messages) {
     const record = toChatMessage(message);
     if (!record) continue;
-    writeMessage(bag, `${GenAI.PROMPT}.${index}`, record, captureContent);
+    bag.merge(promptMessageAttributes(index, record, options));
     index += 1;
   }
-}
-
-/** Tool definitions: OpenAI's `{ type: 'function', function }`, or flat `{ name, description, parameters | input_schema }`. */
-function writeToolDefinitions(bag: AttributeBag, params: JsonRecord): void {
-  let index = 0;
-  for (const value of [...asArray(params.functions), ...asArray(params.tools)]) {
-    const tool = asRecord(value);
-    const fn = asRecord(tool?.function) ?? tool;
-    const name = asString(fn?.name);
-    if (!fn || name === undefined) continue;
-    const prefix = `${GenAI.REQUEST_FUNCTIONS}.${index}`;
-    bag.set(`${prefix}.name`, name);
-    bag.set(`${prefix}.description`, asString(fn.description));
-    bag.setJson(`${prefix}.parameters`, fn.parameters ?? fn.input_schema ?? fn.schema);
-    index += 1;
-  }
-}
-
-function writeMessage(
-  bag: AttributeBag,
-  prefix: string,
-  message: ChatMessageRecord,
-  captureContent: boolean,
-): void {
-  bag.set(`${prefix}.role`, message.role);
-  if (captureContent) bag.set(`${prefix}.content`, message.content);
-  bag.set(`${prefix}.tool_call_id`, message.tool_call_id);
-  writeToolCalls(bag, prefix, message.tool_calls, captureContent);
-}
-
-function writeToolCalls(
-  bag: AttributeBag,
-  prefix: string,
-  calls: readonly ToolCallRecord[],
-  captureContent: boolean,
-): void {
-  calls.forEach((call, j) => {
-    bag.set(`${prefix}.tool_calls.${j}.id`, call.id);
-    bag.set(`${prefix}.tool_calls.${j}.name`, call.name);
-    if (captureContent) bag.set(`${prefix}.tool_calls.${j}.arguments`, call.arguments);
-  });
 }
 
 /**
@@ -131,28 +98,28 @@ export function writeLlmResponse(
 
   const streamed = stream !== undefined && stream.chunks > 0;
   if (streamed) bag.set(GenAI.REQUEST_STREAMING, true);
-  bag.set(
-    GenAI.RESPONSE_ID,
-    asString(raw?.id) ?? (streamed ? stream.id : undefined) ?? asString(firstMessage?.id),
+  bag.merge(
+    responseIdentityAttributes({
+      id: asString(raw?.id) ?? (streamed ? stream.id : undefined) ?? asString(firstMessage?.id),
+      model:
+        asString(raw?.model) ??
+        (streamed ? stream.model : undefined) ??
+        asString(metadata.model_name),
+      system_fingerprint:
+        asString(raw?.system_fingerprint) ??
+        (streamed ? stream.systemFingerprint : undefined) ??
+        asString(metadata.system_fingerprint),
+    }),
   );
-  bag.set(
-    GenAI.RESPONSE_MODEL,
-    asString(raw?.model) ?? (streamed ? stream.model : undefined) ?? asString(metadata.model_name),
-  );
-  bag.set(
-    GenAI.OPENAI_SYSTEM_FINGERPRINT,
-    asString(raw?.system_fingerprint) ??
-      (streamed ? stream.systemFingerprint : undefined) ??
-      asString(metadata.system_fingerprint),
-  );
-  writeUsage(bag, asRecord(raw?.usage) ?? stream?.usage, firstMessage, metadata, output);
+  const usage = usageOf(asRecord(raw?.usage) ?? stream?.usage, firstMessage, metadata, output);
+  if (usage) bag.merge(usageAttributes(usage));
 
+  const options = writeOptions(captureContent);
   const rawChoices = asArray(raw?.choices);
   generations.forEach((value, position) => {
     const generation = asRecord(value);
     if (!generation) return;
     const rawChoice = asRecord(rawChoices[position]);
-    const prefix = `${GenAI.COMPLETION}.${position}`;
     const info = asRecord(generation.generationInfo) ?? {};
     const message = toChatMessage(generation.message) ?? {
       role: 'assistant',
@@ -160,33 +127,38 @@ export function writeLlmResponse(
       tool_calls: [],
     };
     const rawMessage = asRecord(rawChoice?.message);
-    const toolCalls = rawMessage
-      ? asArray(rawMessage.tool_calls)
-          .map(rawToolCall)
-          .filter((c) => c !== undefined)
-      : message.tool_calls;
-    bag.set(
-      `${prefix}.finish_reason`,
-      asString(rawChoice?.finish_reason) ??
+    const completion = {
+      finish_reason:
+        asString(rawChoice?.finish_reason) ??
         (streamed ? stream.finishReason(position) : undefined) ??
         asString(info.finish_reason) ??
         asString(asRecord(asRecord(generation.message)?.response_metadata)?.finish_reason),
-    );
-    bag.set(`${prefix}.role`, asString(rawMessage?.role) ?? message.role);
-    if (captureContent) {
-      bag.set(`${prefix}.content`, asString(rawMessage?.content) ?? message.content);
-      bag.set(`${prefix}.refusal`, asString(rawMessage?.refusal));
-    }
-    writeToolCalls(bag, prefix, toolCalls, captureContent);
+      role: asString(rawMessage?.role) ?? message.role,
+      content: asString(rawMessage?.content) ?? message.content,
+      refusal: asString(rawMessage?.refusal),
+      tool_calls: rawMessage
+        ? asArray(rawMessage.tool_calls)
+            .map(rawToolCall)
+            .filter((c) => c !== undefined)
+        : message.tool_calls,
+    };
+    bag.merge(completionAttributes(position, completion, options));
   });
 
   const firstChoice = asRecord(rawChoices[0]);
-  const promptIds =
-    asIntArray(raw?.prompt_token_ids) ?? (streamed ? stream.promptTokenIds : undefined);
-  const responseIds =
-    asIntArray(firstChoice?.token_ids) ?? (streamed ? stream.responseTokenIds(0) : undefined);
-  if (promptIds) bag.set(TokenAttributes.PROMPT_TOKEN_IDS, promptIds);
-  if (responseIds) bag.set(TokenAttributes.RESPONSE_TOKEN_IDS, responseIds);
+  bag.merge(
+    tokenIdAttributes({
+      prompt_token_ids:
+        nonEmptyIntArray(raw?.prompt_token_ids) ?? (streamed ? stream.promptTokenIds : undefined),
+      response_token_ids:
+        nonEmptyIntArray(firstChoice?.token_ids) ??
+        (streamed ? stream.responseTokenIds(0) : undefined),
+    }),
+  );
+}
+
+function writeOptions(captureContent: boolean): GenAIWriteOptions {
+  return { captureContent, encoding: LANGCHAIN_ENCODING };
 }
 
 /** The raw `chat.completion` a `ChatOpenAI` created with `__includeRawResponse: true` attaches to its message. */
@@ -197,31 +169,32 @@ function rawResponse(message: JsonRecord | undefined): JsonRecord | undefined {
   return raw && raw.object === 'chat.completion' ? raw : undefined;
 }
 
-function writeUsage(
-  bag: AttributeBag,
+/** Usage from the raw response or `response_metadata.usage`, else `usage_metadata`, else `llmOutput`. */
+function usageOf(
   rawUsage: JsonRecord | undefined,
   message: JsonRecord | undefined,
   metadata: JsonRecord,
   output: JsonRecord,
-): void {
+): TokenUsage | undefined {
   const usage = rawUsage ?? asRecord(metadata.usage);
-  if (usage && isRecord(usage) && asNumber(usage.prompt_tokens) !== undefined) {
-    bag.set(GenAI.USAGE_PROMPT_TOKENS, asNumber(usage.prompt_tokens));
-    bag.set(GenAI.USAGE_COMPLETION_TOKENS, asNumber(usage.completion_tokens));
-    bag.set(GenAI.USAGE_TOTAL_TOKENS, asNumber(usage.total_tokens));
-    return;
+  if (usage && asNumber(usage.prompt_tokens) !== undefined) {
+    return tokenUsage(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens);
   }
   const standard = asRecord(message?.usage_metadata);
   if (standard) {
-    bag.set(GenAI.USAGE_PROMPT_TOKENS, asNumber(standard.input_tokens));
-    bag.set(GenAI.USAGE_COMPLETION_TOKENS, asNumber(standard.output_tokens));
-    bag.set(GenAI.USAGE_TOTAL_TOKENS, asNumber(standard.total_tokens));
-    return;
+    return tokenUsage(standard.input_tokens, standard.output_tokens, standard.total_tokens);
   }
-  const tokenUsage = asRecord(asRecord(output.llmOutput)?.tokenUsage);
-  if (tokenUsage) {
-    bag.set(GenAI.USAGE_PROMPT_TOKENS, asNumber(tokenUsage.promptTokens));
-    bag.set(GenAI.USAGE_COMPLETION_TOKENS, asNumber(tokenUsage.completionTokens));
-    bag.set(GenAI.USAGE_TOTAL_TOKENS, asNumber(tokenUsage.totalTokens));
+  const counts = asRecord(asRecord(output.llmOutput)?.tokenUsage);
+  if (counts) {
+    return tokenUsage(counts.promptTokens, counts.completionTokens, counts.totalTokens);
   }
+  return undefined;
+}
+
+function tokenUsage(prompt: unknown, completion: unknown, total: unknown): TokenUsage {
+  return {
+    prompt_tokens: asNumber(prompt),
+    completion_tokens: asNumber(completion),
+    total_tokens: asNumber(total),
+  };
 }

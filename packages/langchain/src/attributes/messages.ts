@@ -1,4 +1,12 @@
-import { asArray, asRecord, asString, isRecord, type JsonRecord, safeJson } from '../json.js';
+import {
+  asArray,
+  asRecord,
+  asString,
+  isRecord,
+  type JsonRecord,
+  type ToolCallRecord,
+} from '@arclight/core';
+import { safeJson } from '../json.js';
 
 /** A chat message in OpenAI's shape, as the `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` attributes hold it. */
 export interface ChatMessageRecord {
@@ -7,13 +15,6 @@ export interface ChatMessageRecord {
   content?: string;
   tool_call_id?: string;
   tool_calls: ToolCallRecord[];
-}
-
-export interface ToolCallRecord {
-  id?: string;
-  name?: string;
-  /** JSON text of the arguments. */
-  arguments?: string;
 }
 
 const ROLE_OF_TYPE: Readonly<Record<string, string>> = {

@@ -1,6 +1,5 @@
+import { type AttributeBag, asArray, asRecord, asString, type JsonRecord } from '@arclight/core';
 import type { Run } from '@langchain/core/tracers/base';
-import { asArray, asRecord, asString, type JsonRecord } from '../json.js';
-import type { AttributeBag } from './bag.js';
 import { LangChainAttributes } from './keys.js';
 
 /** `run.extra.metadata` (LangChain keeps a run's metadata there). */

@@ -1,25 +1,26 @@
-import type { AttributeBag } from '../attribute-bag.js';
 import {
+  type AttributeBag,
   asArray,
   asIntArray,
   asRecord,
   asString,
+  chatToolCalls,
+  completionAttributes,
+  type GenAIMessage,
   isRecord,
   type JsonRecord,
-  toJson,
-} from '../json.js';
-import { TokenAttributes } from '../keys.js';
-import {
-  type CompletionRecord,
-  setCompletion,
-  setPromptMessages,
-  setRequestIdentity,
-  setResponseIdentity,
-  setSamplingParameters,
-  setTokenIds,
-  setUsage,
+  logprobsAttributes,
+  promptAttributes,
   type ToolCallRecord,
-  toolCallsOf,
+  tokenIdAttributes,
+} from '@arclight/core';
+import { AGENTS_ENCODING } from '../attribute-bag.js';
+import { toJsonSafely } from '../json.js';
+import {
+  modelRequestAttributes,
+  setResponseIdentity,
+  setUsage,
+  writeOptions,
 } from './llm-attributes.js';
 
 /**
@@ -33,10 +34,9 @@ export function writeGenerationAttributes(
   data: JsonRecord,
   captureContent: boolean,
 ): ToolCallRecord[] {
-  setRequestIdentity(bag, data.model);
-  setSamplingParameters(bag, asRecord(data.model_config));
-  const messages = asArray(data.input).filter(isRecord);
-  setPromptMessages(bag, messages, captureContent);
+  const options = writeOptions(captureContent);
+  bag.merge(modelRequestAttributes(data.model, asRecord(data.model_config)));
+  bag.merge(promptAttributes(asArray(data.input).filter(isRecord), options));
 
   const outputs = asArray(data.output).filter(isRecord);
   const completion = outputs.find((item) => Array.isArray(item.choices));
@@ -47,42 +47,49 @@ export function writeGenerationAttributes(
     usageWritten = setUsage(bag, completion.usage);
     const choices = asArray(completion.choices).filter(isRecord);
     choices.forEach((choice, i) => {
-      const record = choiceCompletion(choice);
-      setCompletion(bag, indexOf(choice, i), record, captureContent);
-      if (i === 0) toolCalls = record.toolCalls;
+      const calls = chatToolCalls(asRecord(choice.message) ?? {});
+      bag.merge(completionAttributes(indexOf(choice, i), choiceCompletion(choice, calls), options));
+      if (i === 0) toolCalls = calls;
     });
     const first = choices[0];
-    setTokenIds(bag, completion.prompt_token_ids, first ? responseTokenIds(first) : undefined);
+    bag.merge(
+      tokenIdAttributes({
+        prompt_token_ids: asIntArray(completion.prompt_token_ids),
+        response_token_ids: first ? responseTokenIds(first) : undefined,
+      }),
+    );
     const logprobs = asRecord(first?.logprobs)?.content;
     if (captureContent && Array.isArray(logprobs) && logprobs.length > 0) {
-      bag.setJson(TokenAttributes.LOGPROBS_CONTENT, logprobs);
+      bag.merge(logprobsAttributes({ content: logprobs }, AGENTS_ENCODING));
     }
   } else {
     // Models other than OpenAIChatCompletionsModel may put plain messages in `output`.
     outputs
       .filter((item) => typeof item.role === 'string' || 'content' in item)
       .forEach((message, i) => {
-        const record: CompletionRecord = {
-          role: asString(message.role),
+        const calls = chatToolCalls(message);
+        const record: GenAIMessage = {
+          role: asString(message.role) ?? 'assistant',
           content: contentText(message.content),
-          toolCalls: toolCallsOf(message),
+          tool_calls: calls,
         };
-        setCompletion(bag, i, record, captureContent);
-        if (i === 0) toolCalls = record.toolCalls;
+        bag.merge(completionAttributes(i, record, options));
+        if (i === 0) toolCalls = calls;
       });
   }
   if (!usageWritten) setUsage(bag, data.usage);
   return toolCalls;
 }
 
-function choiceCompletion(choice: JsonRecord): CompletionRecord {
+/** A choice as a completion: role, finish reason, content, refusal and tool calls, in that order. */
+function choiceCompletion(choice: JsonRecord, toolCalls: ToolCallRecord[]): GenAIMessage {
   const message = asRecord(choice.message) ?? {};
   return {
-    role: asString(message.role),
+    role: asString(message.role) ?? 'assistant',
+    finish_reason: asString(choice.finish_reason),
     content: contentText(message.content),
     refusal: asString(message.refusal),
-    finishReason: asString(choice.finish_reason),
-    toolCalls: toolCallsOf(message),
+    tool_calls: toolCalls,
   };
 }
 
@@ -104,5 +111,5 @@ function responseTokenIds(choice: JsonRecord): number[] | undefined {
 function contentText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (content === undefined || content === null) return undefined;
-  return toJson(content);
+  return toJsonSafely(content);
 }

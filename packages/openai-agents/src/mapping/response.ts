@@ -1,23 +1,27 @@
-import type { AttributeBag } from '../attribute-bag.js';
 import {
+  type AttributeBag,
   asArray,
-  asIntArray,
   asRecord,
   asString,
+  completionAttributes,
+  GenAI,
   isRecord,
   type JsonRecord,
-  toJson,
-} from '../json.js';
-import { GenAI, TokenAttributes } from '../keys.js';
-import {
-  setCompletion,
-  setPromptMessages,
-  setRequestIdentity,
-  setResponseIdentity,
-  setSamplingParameters,
-  setTokenIds,
-  setUsage,
+  promptAttributes,
+  readResponsesOutput,
+  responsesCompletion,
+  responsesTokenAttributes,
   type ToolCallRecord,
+  type ToolDefinition,
+  toolDefinitionAttributes,
+} from '@arclight/core';
+import { AGENTS_ENCODING } from '../attribute-bag.js';
+import { toJsonSafely } from '../json.js';
+import {
+  modelRequestAttributes,
+  setResponseIdentity,
+  setUsage,
+  writeOptions,
 } from './llm-attributes.js';
 
 /**
@@ -31,83 +35,34 @@ export function writeResponseAttributes(
   captureContent: boolean,
 ): ToolCallRecord[] {
   const response = asRecord(data._response) ?? {};
-  setRequestIdentity(bag, response.model);
-  setSamplingParameters(bag, response);
-  setToolDefinitions(bag, asArray(response.tools));
-  setPromptMessages(bag, promptMessages(response.instructions, data._input), captureContent);
+  const options = writeOptions(captureContent);
+  bag.merge(modelRequestAttributes(response.model, response));
+  bag.merge(
+    toolDefinitionAttributes(toolDefinitions(response.tools), { encoding: AGENTS_ENCODING }),
+  );
+  bag.merge(promptAttributes(promptMessages(response.instructions, data._input), options));
 
   if (asString(response.id) === undefined) bag.set(GenAI.RESPONSE_ID, asString(data.response_id));
   setResponseIdentity(bag, response);
   setUsage(bag, response.usage);
 
-  const text: string[] = [];
-  const calls: ToolCallRecord[] = [];
-  const ids: number[] = [];
-  const logprobs: unknown[] = [];
-  let hasIds = false;
-  for (const item of asArray(response.output).filter(isRecord)) {
-    const itemIds = asIntArray(item.token_ids);
-    if (itemIds) {
-      hasIds = true;
-      ids.push(...itemIds);
-    }
-    if (item.type === 'message') {
-      for (const part of asArray(item.content).filter(isRecord)) {
-        if (part.type !== 'output_text') continue;
-        text.push(asString(part.text) ?? '');
-        logprobs.push(...asArray(part.logprobs));
-      }
-    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
-      calls.push({
-        id: asString(item.call_id) ?? asString(item.id),
-        type: 'function',
-        name: asString(item.name),
-        arguments: asString(item.arguments) ?? asString(item.input),
-      });
-    }
-  }
+  const output = readResponsesOutput(response);
   if (asArray(response.output).length > 0 || response.status !== undefined) {
-    setCompletion(
-      bag,
-      0,
-      {
-        role: 'assistant',
-        content: text.length > 0 ? text.join('') : undefined,
-        finishReason: finishReason(response, calls.length > 0),
-        toolCalls: calls,
-      },
-      captureContent,
-    );
+    bag.merge(completionAttributes(0, responsesCompletion(response, output), options));
   }
-  setTokenIds(bag, response.prompt_token_ids, hasIds ? ids : undefined);
-  if (captureContent && logprobs.length > 0)
-    bag.setJson(TokenAttributes.LOGPROBS_CONTENT, logprobs);
-  return calls;
+  bag.merge(responsesTokenAttributes(response, output, options));
+  return output.toolCalls;
 }
 
-/** Function tools of the response as `gen_ai.request.functions.N.*` (flat Responses shape). */
-function setToolDefinitions(bag: AttributeBag, tools: readonly unknown[]): void {
-  let index = 0;
-  for (const tool of tools.filter(isRecord)) {
-    const name = asString(tool.name) ?? asString(asRecord(tool.function)?.name);
-    if (name === undefined) continue;
-    const prefix = `${GenAI.REQUEST_FUNCTIONS}.${index}`;
-    bag.set(`${prefix}.name`, name);
-    bag.set(`${prefix}.description`, asString(tool.description));
-    bag.setJson(`${prefix}.parameters`, tool.parameters);
-    index += 1;
-  }
-}
-
-/** Chat-style finish reason of a Responses-API response. */
-function finishReason(response: JsonRecord, hasToolCalls: boolean): string | undefined {
-  const status = asString(response.status);
-  if (status === 'incomplete') {
-    const reason = asString(asRecord(response.incomplete_details)?.reason);
-    return reason === 'max_output_tokens' ? 'length' : (reason ?? 'incomplete');
-  }
-  if (status === 'completed') return hasToolCalls ? 'tool_calls' : 'stop';
-  return status;
+/** Function tools of the response (flat Responses shape) as tool definitions. */
+function toolDefinitions(tools: unknown): ToolDefinition[] {
+  return asArray(tools)
+    .filter(isRecord)
+    .flatMap((tool) => {
+      const name = asString(tool.name) ?? asString(asRecord(tool.function)?.name);
+      if (name === undefined) return [];
+      return [{ name, description: asString(tool.description), parameters: tool.parameters }];
+    });
 }
 
 /**
@@ -161,5 +116,5 @@ function contentText(content: unknown): string | undefined {
     return isText ? asString(record?.text) : undefined;
   });
   if (texts.every((t) => t !== undefined)) return texts.join('');
-  return toJson(content);
+  return toJsonSafely(content);
 }

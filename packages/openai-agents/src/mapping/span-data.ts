@@ -1,6 +1,13 @@
+import {
+  type AttributeBag,
+  asArray,
+  asRecord,
+  asString,
+  isRecord,
+  type JsonRecord,
+  type ToolCallRecord,
+} from '@arclight/core';
 import { SpanKind } from '@opentelemetry/api';
-import type { AttributeBag } from '../attribute-bag.js';
-import { asArray, asRecord, asString, isRecord, type JsonRecord } from '../json.js';
 import {
   AGENT_NAME,
   AgentsAttributes,
@@ -9,7 +16,6 @@ import {
   ToolAttributes,
 } from '../keys.js';
 import { writeGenerationAttributes } from './generation.js';
-import type { ToolCallRecord } from './llm-attributes.js';
 import { writeResponseAttributes } from './response.js';
 
 /** How a span's data is written. */

@@ -1,8 +1,20 @@
-import { GenAI, SpanNames, TokenAttributes } from '../attributes/keys.js';
-import { setCommonRequestAttributes, setToolDefinitions } from '../attributes/request.js';
-import { setResponseIdentity, setTokenIds, setUsage } from '../attributes/response.js';
+import {
+  asArray,
+  asIntArray,
+  asNumber,
+  asRecord,
+  asString,
+  completionAttributes,
+  type JsonRecord,
+  logprobsAttributes,
+  promptAttributes,
+  requestAttributes,
+  tokenIdAttributes,
+} from '@arclight/core';
+import { SpanNames } from '../attributes/keys.js';
+import { commonRequestParameters, toolDefinitionsAttributes } from '../attributes/request.js';
+import { responseMetadataAttributes } from '../attributes/response.js';
 import { type Endpoint, withDefaults } from '../endpoint.js';
-import { asArray, asNumber, asRecord, asString, type JsonRecord, toJson } from '../json.js';
 import type { ResolvedOptions } from '../options.js';
 import { CompletionStreamAccumulator } from '../streaming/completion-accumulator.js';
 
@@ -21,42 +33,49 @@ export const completionsEndpoint: Endpoint = {
   },
 
   requestAttributes(body, options, bag) {
-    setCommonRequestAttributes(bag, body, 'completion', body.max_tokens);
-    bag.set(GenAI.REQUEST_LOGPROBS, body.logprobs);
+    bag.merge(
+      requestAttributes({
+        ...commonRequestParameters(body, 'completion', body.max_tokens),
+        logprobs: body.logprobs,
+      }),
+    );
     // The prompt is a string, a list of strings, a token-id list or a list of token-id lists.
     const prompt = body.prompt;
     const prompts =
       Array.isArray(prompt) && prompt.length > 0 && typeof prompt[0] !== 'number'
         ? prompt
         : [prompt];
-    prompts.forEach((p, i) => {
-      if (p === undefined || p === null) return;
-      bag.set(`${GenAI.PROMPT}.${i}.role`, 'user');
-      if (options.captureContent) {
-        bag.set(`${GenAI.PROMPT}.${i}.content`, typeof p === 'string' ? p : toJson(p));
-      }
-    });
-    setToolDefinitions(bag, body);
+    const messages = prompts.map((p) =>
+      p === undefined || p === null ? undefined : { role: 'user', content: p },
+    );
+    bag.merge(promptAttributes(messages, options));
+    bag.merge(toolDefinitionsAttributes(body));
   },
 
   responseAttributes(response, options, bag) {
-    setResponseIdentity(bag, response);
-    setUsage(bag, response.usage);
+    bag.merge(responseMetadataAttributes(response));
     asArray(response.choices).forEach((choiceValue, position) => {
       const choice = asRecord(choiceValue);
       if (!choice) return;
       const index = typeof choice.index === 'number' ? choice.index : position;
-      const prefix = `${GenAI.COMPLETION}.${index}`;
-      bag.set(`${prefix}.finish_reason`, asString(choice.finish_reason));
-      bag.set(`${prefix}.role`, 'assistant');
-      if (options.captureContent) bag.set(`${prefix}.content`, asString(choice.text));
+      const completion = {
+        finish_reason: asString(choice.finish_reason),
+        role: 'assistant',
+        content: asString(choice.text),
+      };
+      bag.merge(completionAttributes(index, completion, options));
     });
     const first = asRecord(asArray(response.choices)[0]);
     // vLLM puts a legacy completion's prompt ids on the choice (one prompt per choice).
-    setTokenIds(bag, first?.prompt_token_ids ?? response.prompt_token_ids, first?.token_ids);
+    bag.merge(
+      tokenIdAttributes({
+        prompt_token_ids: asIntArray(first?.prompt_token_ids ?? response.prompt_token_ids),
+        response_token_ids: asIntArray(first?.token_ids),
+      }),
+    );
     const logprobs = asRecord(first?.logprobs);
     if (logprobs && options.captureContent) {
-      bag.setJson(TokenAttributes.LOGPROBS_CONTENT, toChatLogprobs(logprobs));
+      bag.merge(logprobsAttributes({ content: toChatLogprobs(logprobs) }));
     }
     return [];
   },

@@ -1,17 +1,19 @@
-import { GenAI, SpanNames, TokenAttributes } from '../attributes/keys.js';
 import {
-  setCommonRequestAttributes,
-  setPromptMessage,
-  setToolDefinitions,
-} from '../attributes/request.js';
-import {
-  setCompletionToolCalls,
-  setResponseIdentity,
-  setTokenIds,
-  setUsage,
-} from '../attributes/response.js';
-import { type Endpoint, type ToolCallRecord, withDefaults } from '../endpoint.js';
-import { asArray, asIntArray, asRecord, asString, type JsonRecord } from '../json.js';
+  asArray,
+  asRecord,
+  asString,
+  completionAttributes,
+  type JsonRecord,
+  promptAttributes,
+  readResponsesOutput,
+  requestAttributes,
+  responsesCompletion,
+  responsesTokenAttributes,
+} from '@arclight/core';
+import { SpanNames } from '../attributes/keys.js';
+import { commonRequestParameters, toolDefinitionsAttributes } from '../attributes/request.js';
+import { responseMetadataAttributes } from '../attributes/response.js';
+import { type Endpoint, withDefaults } from '../endpoint.js';
 import type { ResolvedOptions } from '../options.js';
 import { ResponsesStreamAccumulator } from '../streaming/responses-accumulator.js';
 
@@ -41,56 +43,22 @@ export const responsesEndpoint: Endpoint = {
   },
 
   requestAttributes(body, options, bag) {
-    setCommonRequestAttributes(bag, body, 'chat', body.max_output_tokens);
-    bag.set(GenAI.REQUEST_TOP_LOGPROBS, body.top_logprobs);
-    promptMessages(body).forEach((message, i) => {
-      setPromptMessage(bag, i, message, options.captureContent);
-    });
-    setToolDefinitions(bag, body);
+    bag.merge(
+      requestAttributes({
+        ...commonRequestParameters(body, 'chat', body.max_output_tokens),
+        top_logprobs: body.top_logprobs,
+      }),
+    );
+    bag.merge(promptAttributes(promptMessages(body), options));
+    bag.merge(toolDefinitionsAttributes(body));
   },
 
   responseAttributes(response, options, bag) {
-    setResponseIdentity(bag, response);
-    setUsage(bag, response.usage);
-    const output = asArray(response.output)
-      .map(asRecord)
-      .filter((x) => x !== undefined);
-    const text: string[] = [];
-    const logprobs: unknown[] = [];
-    const calls: ToolCallRecord[] = [];
-    const ids: number[] = [];
-    let hasIds = false;
-    for (const item of output) {
-      const itemIds = asIntArray(item.token_ids);
-      if (itemIds) {
-        hasIds = true;
-        ids.push(...itemIds);
-      }
-      if (item.type === 'message') {
-        for (const part of asArray(item.content).map(asRecord)) {
-          if (part?.type !== 'output_text') continue;
-          text.push(asString(part.text) ?? '');
-          logprobs.push(...asArray(part.logprobs));
-        }
-      } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
-        calls.push({
-          id: asString(item.call_id) ?? asString(item.id),
-          type: 'function',
-          name: asString(item.name),
-          arguments: asString(item.arguments) ?? asString(item.input),
-        });
-      }
-    }
-    const prefix = `${GenAI.COMPLETION}.0`;
-    bag.set(`${prefix}.role`, 'assistant');
-    bag.set(`${prefix}.finish_reason`, finishReason(response, calls.length > 0));
-    if (options.captureContent && text.length > 0) bag.set(`${prefix}.content`, text.join(''));
-    setCompletionToolCalls(bag, 0, calls, options.captureContent);
-    setTokenIds(bag, response.prompt_token_ids, hasIds ? ids : undefined);
-    if (options.captureContent && logprobs.length > 0) {
-      bag.setJson(TokenAttributes.LOGPROBS_CONTENT, logprobs);
-    }
-    return calls;
+    bag.merge(responseMetadataAttributes(response));
+    const output = readResponsesOutput(response);
+    bag.merge(completionAttributes(0, responsesCompletion(response, output), options));
+    bag.merge(responsesTokenAttributes(response, output, options));
+    return output.toolCalls;
   },
 
   responseFailure(response) {
@@ -101,17 +69,6 @@ export const responsesEndpoint: Endpoint = {
 
   createAccumulator: () => new ResponsesStreamAccumulator(),
 };
-
-/** Chat-style finish reason of a Responses-API response. */
-function finishReason(response: JsonRecord, hasToolCalls: boolean): string | undefined {
-  const status = asString(response.status);
-  if (status === 'incomplete') {
-    const reason = asString(asRecord(response.incomplete_details)?.reason);
-    return reason === 'max_output_tokens' ? 'length' : (reason ?? 'incomplete');
-  }
-  if (status === 'completed') return hasToolCalls ? 'tool_calls' : 'stop';
-  return status;
-}
 
 /** `instructions` + `input` as chat messages (consecutive function calls merge into one assistant turn). */
 function promptMessages(body: JsonRecord): JsonRecord[] {

@@ -1,5 +1,6 @@
+import { asArray, asIntArray, asRecord, asString, type JsonRecord } from '@arclight/core';
 import type { StreamAccumulator } from '../endpoint.js';
-import { appended, asArray, asIntArray, asRecord, asString, type JsonRecord } from '../json.js';
+import { appended } from '../json.js';
 
 interface ToolCallState {
   id?: string;

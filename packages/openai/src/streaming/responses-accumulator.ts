@@ -1,13 +1,6 @@
+import { asArray, asIntArray, asNumber, asRecord, asString, type JsonRecord } from '@arclight/core';
 import type { StreamAccumulator } from '../endpoint.js';
-import {
-  appended,
-  asArray,
-  asIntArray,
-  asNumber,
-  asRecord,
-  asString,
-  type JsonRecord,
-} from '../json.js';
+import { appended } from '../json.js';
 
 interface ItemState {
   item: JsonRecord;

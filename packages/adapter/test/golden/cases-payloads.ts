@@ -1,0 +1,326 @@
+import { ANNOTATION, CHAT, chat, reward, spans } from './spans.ts';
+import type { GoldenCase } from './types.ts';
+
+const imageParts = (url: string, detail?: string) =>
+  JSON.stringify([
+    { type: 'text', text: 'What is in this picture?' },
+    { type: 'image_url', image_url: detail ? { url, detail } : { url } },
+  ]);
+
+const LOGPROBS = JSON.stringify([
+  {
+    token: 'Hel',
+    logprob: -0.25,
+    bytes: [72, 101, 108],
+    top_logprobs: [{ token: 'Hel', logprob: -0.25, bytes: [72, 101, 108] }],
+  },
+  { token: 'lo', logprob: -1.5e-7, bytes: [108, 111], top_logprobs: [] },
+]);
+
+/** Golden traces about what a triplet / conversation carries: images, logprobs, Weave keys, tools. */
+export const payloadCases: GoldenCase[] = [
+  {
+    name: 'image-content',
+    description:
+      'Multimodal prompts as JSON strings (AgentOps / @arclight/openai layout) and a prompt with a non-index key',
+    triplet: [{}],
+    spans: spans([
+      { id: 'root', name: 'session', start: 0, end: 10 },
+      {
+        id: 'vision',
+        parent: 'root',
+        name: CHAT,
+        start: 1,
+        end: 2,
+        attrs: chat({
+          id: 'v1',
+          prompt: [
+            ['system', 'Describe images.'],
+            ['user', imageParts('data:image/png;base64,iVBORw0KGgo=')],
+            ['assistant', 'A cat.'],
+            ['user', imageParts('https://example.com/dog.jpg', 'low')],
+            ['user', 'not-json [ {'],
+          ],
+          promptIds: [1, 2],
+          responseIds: [3],
+        }),
+      },
+      {
+        id: 'filtered',
+        parent: 'root',
+        name: CHAT,
+        start: 3,
+        end: 4,
+        attrs: {
+          'gen_ai.prompt.prompt_filter_results': '[{"prompt_index": 0}]',
+          ...chat({ id: 'v2', prompt: [['user', imageParts('https://example.com/a.png')]] }),
+        },
+      },
+      { id: 'r', parent: 'root', name: ANNOTATION, start: 5, end: 5, attrs: reward(1) },
+    ]),
+  },
+  {
+    name: 'image-flattened',
+    description:
+      'Content parts flattened into attributes (no JSON string); messages not compared: upstream returns a lazy Pydantic iterator for list content',
+    triplet: [{}],
+    messages: false,
+    spans: spans([
+      {
+        id: 'vision',
+        name: CHAT,
+        start: 1,
+        end: 2,
+        attrs: {
+          'gen_ai.prompt.0.role': 'user',
+          'gen_ai.prompt.0.content.0.type': 'text',
+          'gen_ai.prompt.0.content.0.text': 'Look',
+          'gen_ai.prompt.0.content.1.type': 'image_url',
+          'gen_ai.prompt.0.content.1.image_url.url': 'https://example.com/1.png',
+          'gen_ai.prompt.0.content.2.type': 'image_url',
+          'gen_ai.prompt.0.content.2.image_url.detail': 'high',
+          'gen_ai.response.id': 'f1',
+          'gen_ai.completion.0.role': 'assistant',
+          'gen_ai.completion.0.content': 'A dog.',
+        },
+      },
+    ]),
+  },
+  {
+    name: 'logprobs',
+    description:
+      'logprobs.content JSON (incl. -Infinity as Python writes it), token-id key precedence',
+    triplet: [{}],
+    spans: spans([
+      { id: 'root', name: 'session', start: 0, end: 10 },
+      {
+        id: 'lp',
+        parent: 'root',
+        name: CHAT,
+        start: 1,
+        end: 2,
+        attrs: chat({
+          id: 'lp1',
+          promptIds: [1, 2, 3],
+          responseIds: [4, 5],
+          extra: { 'logprobs.content': LOGPROBS },
+        }),
+      },
+      {
+        id: 'lp-inf',
+        parent: 'root',
+        name: CHAT,
+        start: 3,
+        end: 4,
+        attrs: chat({
+          id: 'lp2',
+          extra: {
+            'logprobs.content':
+              '[{"token": "x", "logprob": -Infinity, "bytes": null, "top_logprobs": []}]',
+            prompt_token_ids: [],
+            'agentlightning.operation.output.prompt_token_ids': [7, 8],
+            response_token_ids: ['not', 'ids'],
+            'agentlightning.operation.output.choices.0.token_ids': [9],
+          },
+        }),
+      },
+      {
+        id: 'lp-null',
+        parent: 'root',
+        name: CHAT,
+        start: 5,
+        end: 6,
+        attrs: chat({ id: 'lp3', extra: { 'logprobs.content': 'null', 'logprobs.refusal': '[]' } }),
+      },
+    ]),
+  },
+  {
+    name: 'weave',
+    description: 'Weave tracer spans: agentlightning.operation.input/output.* instead of gen_ai.*',
+    triplet: [{}],
+    spans: spans([
+      {
+        id: 'agent',
+        name: 'run_agent',
+        start: 0,
+        end: 10,
+        attrs: { type: 'agent', 'agentlightning.operation.input.name': 'weaver' },
+      },
+      {
+        id: 'w1',
+        parent: 'agent',
+        name: 'openai.chat.completions.create',
+        start: 1,
+        end: 2,
+        attrs: {
+          'agentlightning.operation.name': 'openai.chat.completions.create',
+          'agentlightning.operation.input.model': 'm',
+          'agentlightning.operation.input.messages.0.role': 'user',
+          'agentlightning.operation.input.messages.0.content': 'Hi',
+          'agentlightning.operation.input.temperature': 0.5,
+          'agentlightning.operation.output.id': 'w-1',
+          'agentlightning.operation.output.model': 'm',
+          'agentlightning.operation.output.prompt_token_ids': [1, 2],
+          'agentlightning.operation.output.choices.0.index': 0,
+          'agentlightning.operation.output.choices.0.message.role': 'assistant',
+          'agentlightning.operation.output.choices.0.message.content': 'Hello',
+          'agentlightning.operation.output.choices.0.token_ids': [3, 4],
+          'agentlightning.operation.output.usage.prompt_tokens': 2,
+        },
+      },
+      {
+        id: 'w2',
+        parent: 'agent',
+        name: 'openai.chat.completions.create',
+        start: 3,
+        end: 4,
+        attrs: {
+          'agentlightning.operation.input.messages.0.role': 'user',
+          'agentlightning.operation.input.messages.0.content': 'Again',
+          'agentlightning.operation.output.id': 'w-2',
+          'agentlightning.operation.output.prompt_token_ids': [1, 2, 3],
+          'agentlightning.operation.output.response_token_ids.0': [5],
+          'agentlightning.operation.output.choices.0.provider_specific_fields.token_ids': [6],
+        },
+      },
+      {
+        id: 'w3',
+        parent: 'agent',
+        name: 'openai.chat.completions.create',
+        start: 5,
+        end: 6,
+        attrs: {
+          'agentlightning.operation.output.id': 'w-3',
+          'agentlightning.operation.output.choices.0.provider_specific_fields.token_ids': [8],
+        },
+      },
+      {
+        id: 'reward-op',
+        parent: 'agent',
+        name: 'agentlightning.operation',
+        start: 7,
+        end: 8,
+        attrs: {
+          'agentlightning.operation.name': 'agentlightning.reward',
+          'agentlightning.operation.output': 0.5,
+        },
+      },
+      { id: 'r', parent: 'agent', name: ANNOTATION, start: 9, end: 9, attrs: reward(0.5) },
+    ]),
+  },
+  {
+    name: 'tool-calls',
+    description:
+      'Tool definitions, a completion with tool_call child spans, the follow-up prompt with assistant tool_calls and tool results',
+    triplet: [{}],
+    spans: spans([
+      { id: 'root', name: 'session', start: 0, end: 10 },
+      {
+        id: 'call-1',
+        parent: 'root',
+        name: CHAT,
+        start: 1,
+        end: 2,
+        attrs: {
+          ...chat({
+            id: 't1',
+            prompt: [
+              ['developer', 'Use tools.'],
+              ['user', 'Weather in Lima and Quito?'],
+            ],
+            completion: null,
+            promptIds: [1],
+            responseIds: [2],
+          }),
+          'gen_ai.request.functions.0.name': 'get_weather',
+          'gen_ai.request.functions.0.description': 'Weather for a city',
+          'gen_ai.request.functions.0.parameters':
+            '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}',
+          'gen_ai.request.functions.1.name': 'noop',
+          'gen_ai.request.functions.1.parameters': '{}',
+          'gen_ai.completion.0.finish_reason': 'tool_calls',
+          'gen_ai.completion.0.role': 'assistant',
+          'gen_ai.completion.0.tool_calls.0.id': 'call_1',
+          'gen_ai.completion.0.tool_calls.0.name': 'get_weather',
+          'gen_ai.completion.0.tool_calls.0.arguments': '{"city": "Lima"}',
+        },
+      },
+      {
+        id: 'tool-1',
+        parent: 'call-1',
+        name: 'tool_call.get_weather',
+        start: 1.5,
+        end: 1.5,
+        attrs: {
+          'tool.name': 'get_weather',
+          'tool.parameters': '{"city": "Lima"}',
+          'tool.call.id': 'call_1',
+          'tool.call.type': 'function',
+        },
+      },
+      {
+        id: 'tool-2',
+        parent: 'call-1',
+        name: 'tool_call.get_weather',
+        start: 1.6,
+        end: 1.6,
+        attrs: {
+          'tool.name': 'get_weather',
+          'tool.parameters': '{"city": "Quito"}',
+          'tool.call.id': 'call_2',
+          'tool.call.type': 'function',
+        },
+      },
+      {
+        id: 'not-tool',
+        parent: 'call-1',
+        name: 'http',
+        start: 1.7,
+        end: 1.8,
+        attrs: { 'http.method': 'POST' },
+      },
+      {
+        id: 'call-2',
+        parent: 'root',
+        name: CHAT,
+        start: 3,
+        end: 4,
+        attrs: {
+          'gen_ai.prompt.0.role': 'system',
+          'gen_ai.prompt.0.content': 'Use tools.',
+          'gen_ai.prompt.1.role': 'user',
+          'gen_ai.prompt.1.content': 'Weather in Lima and Quito?',
+          'gen_ai.prompt.2.role': 'assistant',
+          'gen_ai.prompt.2.tool_calls.0.id': 'call_1',
+          'gen_ai.prompt.2.tool_calls.0.name': 'get_weather',
+          'gen_ai.prompt.2.tool_calls.0.arguments': '{"city": "Lima"}',
+          'gen_ai.prompt.2.tool_calls.1.id': 'call_2',
+          'gen_ai.prompt.2.tool_calls.1.name': 'get_weather',
+          'gen_ai.prompt.2.tool_calls.1.arguments': '{"city": "Quito"}',
+          'gen_ai.prompt.3.role': 'tool',
+          'gen_ai.prompt.3.content': 'sunny',
+          'gen_ai.prompt.3.tool_call_id': 'call_1',
+          'gen_ai.prompt.4.role': 'tool',
+          'gen_ai.prompt.4.content': 'rainy',
+          'gen_ai.prompt.4.tool_call_id': 'call_2',
+          'gen_ai.prompt.5.role': 'user',
+          'gen_ai.response.id': 't2',
+          'gen_ai.completion.0.role': 'assistant',
+          'gen_ai.completion.0.content': 'Lima is sunny, Quito rainy.',
+          'gen_ai.completion.1.role': 'tool',
+          'gen_ai.completion.1.content': 'ignored',
+          'gen_ai.completion.2.role': 'assistant',
+          'gen_ai.usage.prompt_tokens': 40,
+        },
+      },
+      {
+        id: 'metrics',
+        parent: 'root',
+        name: 'usage',
+        start: 5,
+        end: 5,
+        attrs: { 'gen_ai.response.model': 'golden-model', 'gen_ai.usage.total_tokens': 3 },
+      },
+    ]),
+  },
+];
