@@ -4,6 +4,7 @@ import type { FixtureReply, FixtureRequest, Responder, ResponderContext } from '
 export { ECHO_PREFIX, echoResponder } from './echo.js';
 export { ERROR_HEADER, errorResponder, errorTypeForStatus, fixtureError } from './error.js';
 export { replayResponder } from './replay.js';
+export * from './room-selector.js';
 export { exampleArguments, exampleValue } from './schema-args.js';
 export { summarizeToolResults, TOOL_CALL_HEADER, TOOLS_MODEL, toolCallResponder } from './tools.js';
 

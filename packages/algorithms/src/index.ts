@@ -1,0 +1,41 @@
+export type { Algorithm, AlgorithmContext, Dataset, TraceAdapter } from './algorithm.js';
+export { APO } from './apo/apo.js';
+export type { APOEvent, APOPromptScore, APORound } from './apo/events.js';
+export { type RolloutResultForAPO, renderExperiments } from './apo/experiments.js';
+export type { APOOptions, ResolvedAPOOptions } from './apo/options.js';
+export {
+  DEFAULT_APPLY_EDIT_PROMPT_FILES,
+  DEFAULT_GRADIENT_PROMPT_FILES,
+  fillPlaceholders,
+  PROMPTS_DIR,
+  type PromptMessage,
+  parsePromptFile,
+  renderPromptFile,
+} from './apo/prompt-files.js';
+export { unwrapCodeFence } from './apo/textual-gradient.js';
+export {
+  Baseline,
+  type BaselineOptions,
+  type BaselineResult,
+  type SpanVerbosity,
+} from './baseline.js';
+export { batchIterOverDataset } from './batches.js';
+export {
+  type AlgoOptions,
+  type AlgorithmFunction,
+  algo,
+  FunctionalAlgorithm,
+} from './functional.js';
+export {
+  type AlgorithmLogger,
+  consoleAlgorithmLogger,
+  resolveAlgorithmLogger,
+} from './logger.js';
+export { SeededRandom } from './random.js';
+export {
+  AlgorithmStopped,
+  latestAttemptSpans,
+  sleep,
+  type WaitOptions,
+  waitForFinished,
+} from './rollout-batch.js';
