@@ -21,6 +21,10 @@ REQUIREMENTS=(
   "opentelemetry-exporter-otlp-proto-grpc==$OTEL_VERSION"
   "opentelemetry-exporter-otlp-proto-common==$OTEL_VERSION"
   "opentelemetry-proto==$OTEL_VERSION"
+  # @arclight/export's format validator (packages/export/test/python/validate_exports.py) reads Parquet with
+  # pyarrow and loads the JSONL datasets the way TRL does (datasets.load_dataset("json")).
+  "pyarrow==26.0.1"
+  "datasets==5.2.0"
 )
 
 fail() {

@@ -1,3 +1,5 @@
+export { type ExportCommandOptions, registerExportCommand } from './commands/export.js';
+export { formatSummary, runExport } from './commands/export-run.js';
 export {
   BACKENDS,
   type Backend,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerExportCommand } from './commands/export.js';
 import { registerStoreCommand } from './commands/store.js';
 
 function packageVersion(): string {
@@ -17,5 +18,6 @@ export function createProgram(): Command {
     .description('Arclight: Agent Lightning for TypeScript agents')
     .version(packageVersion(), '-v, --version');
   registerStoreCommand(program);
+  registerExportCommand(program);
   return program;
 }

@@ -1,0 +1,186 @@
+// Export throughput, `npm run bench` in packages/export. Three figures:
+// 1. adapter: synthetic agent spans (10 per rollout, 4 LLM calls) → TracerTraceToTriplet, spans/s;
+// 2. writers: 1M spans' worth of records (ARCLIGHT_BENCH_SPANS, default 1,000,000 → 100,000 rollouts) in
+//    memory, made by cycling a pool of adapted rollouts under fresh rollout/task ids and written in every format
+//    (ARCLIGHT_BENCH_FORMATS picks some): the rows/s of @arclight/export itself;
+// 3. end to end: exportFromStore from a temp SQLite store of ARCLIGHT_BENCH_STORE_SPANS spans (default
+//    100,000): paginated reads + adapter + writer.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TracerTraceToTriplet } from '@arclight/adapter';
+import { createSpan, defaultRolloutConfig } from '@arclight/core';
+import { SqliteLightningStore } from '@arclight/store';
+import { exportFromStore, FORMAT_NAMES, writeExport } from '../dist/index.js';
+
+const SPANS = Number(process.env.ARCLIGHT_BENCH_SPANS ?? 1_000_000);
+const STORE_SPANS = Number(process.env.ARCLIGHT_BENCH_STORE_SPANS ?? 100_000);
+const FORMATS = process.env.ARCLIGHT_BENCH_FORMATS?.split(',') ?? FORMAT_NAMES;
+const CALLS = 4; // spans per rollout: root + CALLS × (agent step + LLM call) + reward = 10
+const SPANS_PER_ROLLOUT = 2 + 2 * CALLS;
+const ROLLOUTS_PER_TASK = 4;
+
+const text = (n, seed) => Array.from({ length: n }, (_, i) => 100 + ((seed * 31 + i * 7) % 800));
+
+/** One rollout's spans: a tool-using agent whose prompts grow by prompt + reply + observation each call. */
+function rolloutSpans(index) {
+  const rollout_id = `ro-${index.toString(16).padStart(12, '0')}`;
+  const attempt_id = `at-${index.toString(16).padStart(8, '0')}`;
+  const base = { rollout_id, attempt_id, trace_id: '0af7651916cd43dd8448eb211c80319c' };
+  const root = createSpan({
+    ...base,
+    name: 'agent.run',
+    span_id: 'a000000000000001',
+    start_time: 1,
+    end_time: 99,
+    attributes: { 'agent.name': 'solver' },
+  });
+  const spans = [root];
+  let prompt = [1, ...text(120, index % 997), 9, 2, ...text(40, index), 9, 3];
+  const messages = [
+    ['system', 'You are a SQL agent. Answer with a query.'],
+    ['user', `Question ${Math.floor(index / ROLLOUTS_PER_TASK)}: how many rows?`],
+  ];
+  for (let c = 0; c < CALLS; c++) {
+    const reply = [...text(48, index + c), 9];
+    const attributes = {
+      'gen_ai.response.id': `chatcmpl-${index}-${c}`,
+      'gen_ai.request.model': 'bench-model',
+      'gen_ai.completion.0.role': 'assistant',
+      'gen_ai.completion.0.content': `SELECT count(*) FROM t${c} WHERE k = ${index % 7};`,
+      'gen_ai.completion.0.finish_reason': 'stop',
+      prompt_token_ids: prompt,
+      response_token_ids: reply,
+      'logprobs.content': JSON.stringify(
+        reply.map((id) => ({ token: `t${id}`, logprob: -0.25, bytes: null, top_logprobs: [] })),
+      ),
+    };
+    messages.forEach(([role, content], j) => {
+      attributes[`gen_ai.prompt.${j}.role`] = role;
+      attributes[`gen_ai.prompt.${j}.content`] = content;
+    });
+    const step = createSpan({
+      ...base,
+      name: 'agent.step',
+      span_id: `d00000000000000${c}`,
+      parent_id: root.span_id,
+      start_time: 2 + c * 20,
+      end_time: 20 + c * 20,
+      attributes: { 'agent.name': 'solver' },
+    });
+    spans.push(
+      step,
+      createSpan({
+        ...base,
+        name: 'openai.chat.completion',
+        span_id: `b00000000000000${c}`,
+        parent_id: step.span_id,
+        start_time: 3 + c * 20,
+        end_time: 10 + c * 20,
+        attributes,
+      }),
+    );
+    messages.push(
+      ['assistant', `SELECT count(*) FROM t${c} WHERE k = ${index % 7};`],
+      ['user', `Result: ${c}`],
+    );
+    prompt = [...prompt, ...reply, 2, ...text(12, c), 9, 3];
+  }
+  spans.push(
+    createSpan({
+      ...base,
+      name: 'agentlightning.annotation',
+      span_id: 'c000000000000001',
+      parent_id: root.span_id,
+      start_time: 95,
+      end_time: 95,
+      attributes: {
+        'agentlightning.reward.0.name': 'reward',
+        'agentlightning.reward.0.value': (index % 3) / 2,
+      },
+    }),
+  );
+  return spans;
+}
+
+const rolloutOf = (index) => ({
+  rollout_id: `ro-${index.toString(16).padStart(12, '0')}`,
+  input: { question: Math.floor(index / ROLLOUTS_PER_TASK) },
+  start_time: 1_750_000_000 + index,
+  end_time: 1_750_000_100 + index,
+  mode: 'train',
+  resources_id: null,
+  status: 'succeeded',
+  config: defaultRolloutConfig(),
+  metadata: { task_id: `task-${Math.floor(index / ROLLOUTS_PER_TASK)}` },
+});
+
+const POOL = 512;
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+const rollouts = Math.floor(SPANS / SPANS_PER_ROLLOUT);
+const dir = mkdtempSync(join(tmpdir(), 'arclight-export-bench-'));
+console.log(
+  `export bench: node ${process.version}, ${CALLS} LLM calls and ${SPANS_PER_ROLLOUT} spans per rollout`,
+);
+
+// 1. Adapter throughput, on the pool.
+let start = performance.now();
+const adapter = new TracerTraceToTriplet();
+const pool = Array.from({ length: POOL }, (_, i) => adapter.adapt(rolloutSpans(i)));
+let seconds = (performance.now() - start) / 1000;
+console.log(
+  `adapter (span generation included): ${fmt((POOL * SPANS_PER_ROLLOUT) / seconds)} spans/s`,
+);
+
+/** Records made lazily (constant memory), in task order as exportFromStore delivers them. */
+function* records() {
+  for (let i = 0; i < rollouts; i++) {
+    yield { rollout: rolloutOf(i), attempt_id: `at-${i}`, triplets: pool[i % POOL] };
+  }
+}
+
+// 2. Writers, per format.
+console.log(
+  `writers: ${fmt(rollouts * SPANS_PER_ROLLOUT)} spans = ${fmt(rollouts)} rollouts, ${fmt(rollouts * CALLS)} triplets`,
+);
+console.log('| format | rows | MB | seconds | rows/s | rollouts/s |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const format of FORMATS) {
+  const out = join(dir, `${format}.out`);
+  start = performance.now();
+  const summary = await writeExport(records(), { format, out, maxOpenGroups: 1 });
+  seconds = (performance.now() - start) / 1000;
+  const mb = statSync(out).size / 1e6;
+  console.log(
+    `| ${format} | ${fmt(summary.rows)} | ${fmt(mb, 1)} | ${fmt(seconds, 1)} | ${fmt(summary.rows / seconds)} | ${fmt(rollouts / seconds)} |`,
+  );
+  rmSync(out);
+}
+
+// 3. End to end from a SQLite store (exportFromStore: paginated queryRollouts + querySpans + adapter + writer).
+const storeRollouts = Math.floor(STORE_SPANS / SPANS_PER_ROLLOUT);
+if (storeRollouts > 0) {
+  const store = new SqliteLightningStore({
+    path: join(dir, 'bench.sqlite'),
+    synchronous: 'normal',
+  });
+  for (let i = 0; i < storeRollouts; i++) {
+    const started = await store.startRollout({
+      input: { question: Math.floor(i / ROLLOUTS_PER_TASK) },
+    });
+    const ids = { rollout_id: started.rollout_id, attempt_id: started.attempt.attempt_id };
+    await store.addManySpans(rolloutSpans(i).map((s) => ({ ...s, ...ids })));
+    await store.updateAttempt(ids.rollout_id, ids.attempt_id, { status: 'succeeded' });
+  }
+  for (const format of ['verl-parquet', 'trl-dpo']) {
+    start = performance.now();
+    const summary = await exportFromStore(store, { format, out: join(dir, `store-${format}`) });
+    seconds = (performance.now() - start) / 1000;
+    console.log(
+      `store (SQLite, ${fmt(storeRollouts * SPANS_PER_ROLLOUT)} spans) → ${format}: ${fmt(summary.rows)} rows in ${fmt(seconds, 1)} s = ${fmt(summary.rows / seconds)} rows/s, ${fmt((storeRollouts * SPANS_PER_ROLLOUT) / seconds)} spans/s`,
+    );
+  }
+  await store.close();
+}
+rmSync(dir, { recursive: true, force: true });
+console.log(`peak RSS of the whole run: ${fmt(process.resourceUsage().maxRSS / 1024)} MB`);

@@ -1,0 +1,61 @@
+import { messageKey } from './messages.js';
+import type { PreparedCall } from './prepared.js';
+import type { ChatMessage, ChatTool } from './record.js';
+
+/**
+ * The message-level counterpart of the token merge: consecutive calls of a rollout form one conversation while
+ * each call's prompt messages start with the conversation so far (previous prompt + assistant reply, compared
+ * by role, content, tool-call names/arguments and tool_call_id). Otherwise (another agent, rewritten history)
+ * a new conversation starts. Calls without recorded messages are left out and break the chain.
+ */
+export interface Conversation {
+  calls: PreparedCall[];
+  /** The whole conversation: the last call's prompt followed by its reply. */
+  messages: ChatMessage[];
+  /** Message index → the call whose reply it is (the trainable assistant turns). */
+  generated: Map<number, PreparedCall>;
+  /** Messages before the first generated reply (the first call's prompt). */
+  prompt_length: number;
+  /** Tools offered to the last call. */
+  tools: ChatTool[];
+}
+
+const usable = (call: PreparedCall): boolean =>
+  call.prompt_messages.length > 0 && call.response_message !== null;
+
+/** Does `prompt` start with the messages whose keys are `keys`? */
+function startsWithKeys(prompt: ChatMessage[], keys: string[]): boolean {
+  if (prompt.length < keys.length) return false;
+  for (let i = 0; i < keys.length; i++) if (messageKey(prompt[i]!) !== keys[i]) return false;
+  return true;
+}
+
+export function conversationsOf(calls: readonly PreparedCall[]): Conversation[] {
+  const conversations: Conversation[] = [];
+  let current: Conversation | null = null;
+  let keys: string[] = [];
+  for (const call of calls) {
+    if (!usable(call)) {
+      current = null;
+      continue;
+    }
+    const reply = call.response_message!;
+    if (current && startsWithKeys(call.prompt_messages, keys)) {
+      current.calls.push(call);
+      current.messages = [...call.prompt_messages, reply];
+      current.generated.set(call.prompt_messages.length, call);
+      current.tools = call.tools;
+    } else {
+      current = {
+        calls: [call],
+        messages: [...call.prompt_messages, reply],
+        generated: new Map([[call.prompt_messages.length, call]]),
+        prompt_length: call.prompt_messages.length,
+        tools: call.tools,
+      };
+      conversations.push(current);
+    }
+    keys = current.messages.map(messageKey);
+  }
+  return conversations;
+}

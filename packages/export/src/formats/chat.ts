@@ -1,0 +1,72 @@
+import type { Conversation } from '../conversation.js';
+import { conversationsOf } from '../conversation.js';
+import { parseJsonOr } from '../json-shapes.js';
+import { messageKey } from '../messages.js';
+import type { PreparedRollout } from '../prepared.js';
+import type { ChatMessage, ChatTool } from '../record.js';
+import type { SkipCounter } from './format.js';
+
+/** Chat-format helpers shared by the TRL, OpenAI and ART writers. */
+
+const OPENAI_KEYS = ['role', 'content', 'name', 'tool_calls', 'tool_call_id'] as const;
+
+/** OpenAI fine-tuning message: standard keys only, tool-call `arguments` as JSON strings. */
+export function openaiMessage(message: ChatMessage): ChatMessage {
+  const out: ChatMessage = { role: message.role };
+  for (const key of OPENAI_KEYS) {
+    if (key !== 'role' && message[key] !== undefined)
+      (out as Record<string, unknown>)[key] = message[key];
+  }
+  return out;
+}
+
+/**
+ * TRL (transformers chat templates) message: tool-call `arguments` parsed into objects, as in TRL's tool-calling
+ * example (templates render them with `tojson`); arguments that are not valid JSON stay strings.
+ */
+export function trlMessage(message: ChatMessage): ChatMessage {
+  const out = openaiMessage(message);
+  if (out.tool_calls) {
+    out.tool_calls = out.tool_calls.map((call) => ({
+      ...call,
+      function: {
+        name: call.function.name,
+        arguments: parseJsonOr(call.function.arguments, call.function.arguments) as string,
+      },
+    }));
+  }
+  return out;
+}
+
+/** `{tools}` when the conversation offered any (the column is omitted otherwise). */
+export const toolsField = (tools: ChatTool[]): { tools?: ChatTool[] } =>
+  tools.length > 0 ? { tools } : {};
+
+/** The rollout's conversations, counting calls without messages and rollouts left without any. */
+export function conversationsWithSkips(
+  rollout: PreparedRollout,
+  skip: SkipCounter,
+): Conversation[] {
+  const missing = rollout.calls.filter(
+    (c) => c.prompt_messages.length === 0 || c.response_message === null,
+  );
+  if (missing.length > 0) skip.triplet('no_messages', missing.length);
+  const conversations = conversationsOf(rollout.calls);
+  if (conversations.length === 0) skip.rollout('no_messages');
+  return conversations;
+}
+
+/** SFT formats keep rollouts whose reward reaches `minReward` (all when it is null). */
+export function passesMinReward(
+  rollout: PreparedRollout,
+  minReward: number | null,
+  skip: SkipCounter,
+): boolean {
+  if (minReward === null || rollout.reward >= minReward) return true;
+  skip.rollout('below_min_reward');
+  return false;
+}
+
+/** Key of a conversation's prompt (the messages before its first generated reply). */
+export const promptKey = (conversation: Conversation): string =>
+  JSON.stringify(conversation.messages.slice(0, conversation.prompt_length).map(messageKey));

@@ -1,0 +1,40 @@
+import type { PreparedRollout } from '../prepared.js';
+import type { ParquetColumn } from '../sinks/parquet-sink.js';
+
+/** Options every format may read (all have defaults; see `resolveFormatOptions`). */
+export interface FormatOptions {
+  /** SFT formats (`trl-sft`, `trl-sft-tokens`, `openai-sft`): keep rollouts whose reward is ≥ this. */
+  minReward: number | null;
+  /** KTO: `label = reward >= rewardThreshold`. Default 0.5. */
+  rewardThreshold: number;
+  /** DPO: the best rollout's reward must exceed the worst one's by more than this. Default 0. */
+  minRewardGap: number;
+}
+
+/** Counts what a format could not use, by reason (rollouts and triplets separately). */
+export interface SkipCounter {
+  rollout(reason: string, count?: number): void;
+  triplet(reason: string, count?: number): void;
+}
+
+interface FormatBase {
+  name: string;
+  /** One line for `--help` and the README. */
+  description: string;
+  /** Where rows go: JSON Lines, or Parquet with these columns. */
+  output: { kind: 'jsonl' } | { kind: 'parquet'; columns: readonly ParquetColumn[] };
+}
+
+/** Formats that turn each rollout into rows on its own (constant memory). */
+export interface RolloutFormat<Row = unknown> extends FormatBase {
+  grouping: 'rollout';
+  rows(rollout: PreparedRollout, options: FormatOptions, skip: SkipCounter): Row[];
+}
+
+/** Formats that need all rollouts of a task together (DPO pairs, ART groups, GRPO prompts). */
+export interface TaskFormat<Row = unknown> extends FormatBase {
+  grouping: 'task';
+  rows(group: PreparedRollout[], options: FormatOptions, skip: SkipCounter): Row[];
+}
+
+export type ExportFormat = RolloutFormat | TaskFormat;

@@ -1,0 +1,108 @@
+import type { ChatMessage, ChatTool } from '../record.js';
+import { stableStringify } from '../task-id.js';
+import { conversationsWithSkips, passesMinReward, toolsField, trlMessage } from './chat.js';
+import type { RolloutFormat, TaskFormat } from './format.js';
+import { tokenRowsOf } from './verl.js';
+
+/** TRL dataset rows (huggingface/trl `docs/source/dataset_formats.md`), conversational flavour. */
+
+/** Language modeling, conversational: `SFTTrainer`. */
+export interface TrlSftRow {
+  messages: ChatMessage[];
+  tools?: ChatTool[];
+}
+
+export const trlSftFormat: RolloutFormat<TrlSftRow> = {
+  name: 'trl-sft',
+  description: 'TRL SFT, conversational: {messages, tools?} per conversation',
+  grouping: 'rollout',
+  output: { kind: 'jsonl' },
+  rows(rollout, options, skip) {
+    if (!passesMinReward(rollout, options.minReward, skip)) return [];
+    return conversationsWithSkips(rollout, skip).map((c) => ({
+      messages: c.messages.map(trlMessage),
+      ...toolsField(c.tools),
+    }));
+  },
+};
+
+/** Pre-tokenized SFT: engine ids, loss only on sampled tokens (`assistant_masks`), no retokenization. */
+export interface TrlSftTokensRow {
+  input_ids: number[];
+  assistant_masks: number[];
+}
+
+export const trlSftTokensFormat: RolloutFormat<TrlSftTokensRow> = {
+  name: 'trl-sft-tokens',
+  description: 'TRL SFT, pre-tokenized: {input_ids, assistant_masks} per prefix-merged trajectory',
+  grouping: 'rollout',
+  output: { kind: 'jsonl' },
+  rows(rollout, options, skip) {
+    if (!passesMinReward(rollout, options.minReward, skip)) return [];
+    return tokenRowsOf(rollout, 'trajectory', skip).map((row) => ({
+      input_ids: [...row.prompt_ids, ...row.response_ids],
+      assistant_masks: [...new Array<number>(row.prompt_ids.length).fill(0), ...row.response_mask],
+    }));
+  },
+};
+
+/** Unpaired preference, conversational: `KTOTrainer`. */
+export interface TrlKtoRow {
+  prompt: ChatMessage[];
+  completion: ChatMessage[];
+  label: boolean;
+}
+
+export const trlKtoFormat: RolloutFormat<TrlKtoRow> = {
+  name: 'trl-kto',
+  description: 'TRL KTO: {prompt, completion, label} per conversation, label = reward ≥ threshold',
+  grouping: 'rollout',
+  output: { kind: 'jsonl' },
+  rows(rollout, options, skip) {
+    const label = rollout.reward >= options.rewardThreshold;
+    return conversationsWithSkips(rollout, skip).map((c) => ({
+      prompt: c.messages.slice(0, c.prompt_length).map(trlMessage),
+      completion: c.messages.slice(c.prompt_length).map(trlMessage),
+      label,
+    }));
+  },
+};
+
+/**
+ * Prompt-only, conversational: `GRPOTrainer` / `RLOOTrainer` (online generation). Extra columns reach the
+ * reward functions as keyword arguments.
+ */
+export interface TrlPromptRow {
+  prompt: ChatMessage[];
+  task_id: string;
+  /** The task's input as JSON (e.g. for a reward function that needs the ground truth). */
+  task_input: string;
+  /** Mean reward of the exported rollouts of the task. */
+  reward_mean: number;
+  num_rollouts: number;
+}
+
+export const trlPromptFormat: TaskFormat<TrlPromptRow> = {
+  name: 'trl-prompt',
+  description: 'TRL prompt-only (GRPO/RLOO): {prompt, task_id, task_input, …} per task',
+  grouping: 'task',
+  output: { kind: 'jsonl' },
+  rows(group, _options, skip) {
+    const first = group[0]!;
+    const call = group.flatMap((r) => r.calls).find((c) => c.prompt_messages.length > 0);
+    if (!call) {
+      skip.rollout('no_messages', group.length);
+      return [];
+    }
+    const rewards = group.map((r) => r.reward);
+    return [
+      {
+        prompt: call.prompt_messages.map(trlMessage),
+        task_id: first.task_id,
+        task_input: stableStringify(first.record.rollout.input),
+        reward_mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
+        num_rollouts: group.length,
+      },
+    ];
+  },
+};

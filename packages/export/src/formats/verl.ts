@@ -1,0 +1,109 @@
+import type { PreparedRollout } from '../prepared.js';
+import type { ParquetColumn } from '../sinks/parquet-sink.js';
+import { type TokenRow, trajectoryRows, transitionRows } from '../token-merge.js';
+import type { RolloutFormat, SkipCounter } from './format.js';
+
+/**
+ * A verl training row: what upstream's VERL daemon builds per triplet (transition level) or per prefix-merged
+ * run of calls (trajectory level) before padding it into a `DataProto` (see python/verl_rows.py).
+ */
+export interface VerlRow {
+  /** GRPO group id: the task (verl's `uid`, upstream sets it to the data id). */
+  uid: string;
+  /** Same as `uid` (upstream's `data_id_list`). */
+  data_id: string;
+  rollout_id: string;
+  attempt_id: string | null;
+  mode: string | null;
+  /** `transition` or `trajectory`. */
+  level: string;
+  /** Index of the row's first call in the rollout (upstream's `turn_index_list`). */
+  turn_index: number;
+  /** Indices of all calls merged into the row. */
+  turn_indices: number[];
+  agent_name: string | null;
+  prompt_ids: number[];
+  response_ids: number[];
+  /** 1 = model token (trained), 0 = observation token; all 1 at transition level. */
+  response_mask: number[];
+  /** Behaviour-policy logprobs aligned with `response_ids` (0.0 on observation tokens), or null. */
+  rollout_log_probs: number[] | null;
+  /** The rollout's reward (identical assignment); verl places it on the last response token. */
+  reward: number;
+}
+
+export const VERL_COLUMNS: readonly ParquetColumn[] = [
+  { name: 'uid', type: 'string', nullable: false },
+  { name: 'data_id', type: 'string', nullable: false },
+  { name: 'rollout_id', type: 'string', nullable: false },
+  { name: 'attempt_id', type: 'string', nullable: true },
+  { name: 'mode', type: 'string', nullable: true },
+  { name: 'level', type: 'string', nullable: false },
+  { name: 'turn_index', type: 'int32', nullable: false },
+  { name: 'turn_indices', type: 'int32[]', nullable: false },
+  { name: 'agent_name', type: 'string', nullable: true },
+  { name: 'prompt_ids', type: 'int32[]', nullable: false },
+  { name: 'response_ids', type: 'int32[]', nullable: false },
+  { name: 'response_mask', type: 'int32[]', nullable: false },
+  { name: 'rollout_log_probs', type: 'double[]', nullable: true },
+  { name: 'reward', type: 'double', nullable: false },
+];
+
+/** Token rows of a rollout, counting calls without ids (and rollouts left without any row). */
+export function tokenRowsOf(
+  rollout: PreparedRollout,
+  level: 'transition' | 'trajectory',
+  skip: SkipCounter,
+): TokenRow[] {
+  const missing = rollout.calls.filter((c) => c.prompt_ids === null || c.response_ids === null);
+  if (missing.length > 0) skip.triplet('no_token_ids', missing.length);
+  const rows =
+    level === 'transition' ? transitionRows(rollout.calls) : trajectoryRows(rollout.calls);
+  if (rows.length === 0) skip.rollout('no_token_ids');
+  return rows;
+}
+
+function verlRows(
+  rollout: PreparedRollout,
+  level: 'transition' | 'trajectory',
+  skip: SkipCounter,
+): VerlRow[] {
+  return tokenRowsOf(rollout, level, skip).map((row) => ({
+    uid: rollout.task_id,
+    data_id: rollout.task_id,
+    rollout_id: rollout.rollout_id,
+    attempt_id: rollout.attempt_id,
+    mode: rollout.mode,
+    level,
+    turn_index: row.calls[0]!.turn_index,
+    turn_indices: row.calls.map((c) => c.turn_index),
+    agent_name: row.calls[0]!.agent_name,
+    prompt_ids: row.prompt_ids,
+    response_ids: row.response_ids,
+    response_mask: row.response_mask,
+    rollout_log_probs: row.rollout_log_probs,
+    reward: rollout.reward,
+  }));
+}
+
+function verlFormat(
+  name: string,
+  level: 'transition' | 'trajectory',
+  kind: 'jsonl' | 'parquet',
+): RolloutFormat<VerlRow> {
+  const unit = level === 'transition' ? 'one row per LLM call' : 'prefix-merged calls, masked';
+  return {
+    name,
+    description: `verl ${level} rows (${unit}), ${kind === 'jsonl' ? 'JSONL' : 'Parquet'}`,
+    grouping: 'rollout',
+    output: kind === 'jsonl' ? { kind } : { kind, columns: VERL_COLUMNS },
+    rows: (rollout, _options, skip) => verlRows(rollout, level, skip),
+  };
+}
+
+export const verlFormats = [
+  verlFormat('verl-jsonl', 'transition', 'jsonl'),
+  verlFormat('verl-parquet', 'transition', 'parquet'),
+  verlFormat('verl-trajectory-jsonl', 'trajectory', 'jsonl'),
+  verlFormat('verl-trajectory-parquet', 'trajectory', 'parquet'),
+];

@@ -1,0 +1,40 @@
+/** Narrowing helpers for the loosely typed payloads of triplets (`prompt`, `response`, `metadata`). */
+
+export type JsonObject = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export const field = (value: unknown, key: string): unknown =>
+  isObject(value) ? value[key] : undefined;
+
+export const asString = (value: unknown): string | null =>
+  typeof value === 'string' ? value : null;
+
+/** A list of integers (token ids), or null when the value is anything else. */
+export function asIntList(value: unknown): number[] | null {
+  if (!Array.isArray(value)) return null;
+  for (const item of value) if (!Number.isInteger(item)) return null;
+  return value as number[];
+}
+
+/**
+ * Lists unflattened from OTel attributes may arrive as arrays or as objects with numeric keys
+ * (`{"0": …, "1": …}`); both become arrays in index order.
+ */
+export function asList(value: unknown): unknown[] | null {
+  if (Array.isArray(value)) return value;
+  if (!isObject(value)) return null;
+  const keys = Object.keys(value);
+  if (keys.length === 0 || !keys.every((k) => /^\d+$/.test(k))) return null;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+}
+
+/** Parses a JSON string, returning `fallback` when it is not valid JSON. */
+export function parseJsonOr<T>(text: string, fallback: T): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,128 @@
+import type { RolloutMode, Triplet } from '@arclight/core';
+import { asIntList, asString, field, isObject } from './json-shapes.js';
+import { completionOf, normalizeMessages, toolsOf } from './messages.js';
+import type { CallMessages, ChatMessage, ChatTool, ExportRecord } from './record.js';
+import { finalReward } from './reward.js';
+import { recordTaskId } from './task-id.js';
+
+/** One LLM call of a rollout, with everything the formats read, extracted once. */
+export interface PreparedCall {
+  /** Position of the call in the rollout (0-based, the triplet's index). */
+  turn_index: number;
+  triplet: Triplet;
+  agent_name: string | null;
+  response_id: string | null;
+  /** Null when the triplet has no (or an empty) list of ids. */
+  prompt_ids: number[] | null;
+  response_ids: number[] | null;
+  /** One logprob per response token when the call recorded them (and the count matches), else null. */
+  logprobs: number[] | null;
+  /** The raw per-token logprob entries (`{token, logprob, bytes, top_logprobs}`), when recorded. */
+  logprob_entries: unknown[] | null;
+  prompt_messages: ChatMessage[];
+  /** The assistant reply (first choice); null when the call recorded no completion. */
+  response_message: ChatMessage | null;
+  finish_reason: string | null;
+  tools: ChatTool[];
+  /** The reward the adapter matched to this call (not the rollout's). */
+  call_reward: number | null;
+}
+
+/** A rollout ready for the formats: ids, task, rollout reward (identical assignment) and its calls. */
+export interface PreparedRollout {
+  record: ExportRecord;
+  rollout_id: string;
+  attempt_id: string | null;
+  task_id: string;
+  mode: RolloutMode | null;
+  /** The rollout's reward: the last non-null triplet reward, else the fill value. */
+  reward: number;
+  /** Whether any triplet carried a reward (false → `reward` is the fill value). */
+  has_reward: boolean;
+  calls: PreparedCall[];
+}
+
+const nonEmpty = (ids: number[] | null): number[] | null => (ids && ids.length > 0 ? ids : null);
+
+function logprobsOf(
+  response: unknown,
+  responseIds: number[] | null,
+): { values: number[] | null; entries: unknown[] | null } {
+  const raw = field(response, 'logprobs') ?? field(response, 'log_probs');
+  const list = Array.isArray(raw)
+    ? raw
+    : Array.isArray(field(raw, 'content'))
+      ? (field(raw, 'content') as unknown[])
+      : null;
+  if (!list || list.length === 0) return { values: null, entries: null };
+  const values: number[] = [];
+  for (const item of list) {
+    const value = typeof item === 'number' ? item : field(item, 'logprob');
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      return { values: null, entries: null };
+    values.push(value);
+  }
+  const entries = list.every(isObject) ? list : null;
+  // Logprobs must align 1:1 with the sampled ids to be usable for importance sampling.
+  if (responseIds && values.length !== responseIds.length) return { values: null, entries };
+  return { values, entries };
+}
+
+function prepareCall(
+  triplet: Triplet,
+  index: number,
+  callMessages: CallMessages | null | undefined,
+): PreparedCall {
+  const prompt_ids = nonEmpty(asIntList(field(triplet.prompt, 'token_ids')));
+  const response_ids = nonEmpty(asIntList(field(triplet.response, 'token_ids')));
+  const { values, entries } = logprobsOf(triplet.response, response_ids);
+  const completion = completionOf(field(triplet.response, 'raw_content'));
+  let prompt_messages = normalizeMessages(field(triplet.prompt, 'raw_content'));
+  let response_message = completion.message;
+  let tools = toolsOf(field(triplet.metadata, 'request'));
+  if (callMessages) {
+    const messages = callMessages.messages;
+    const last = messages.at(-1);
+    const endsWithReply = last?.role === 'assistant' && messages.length > 1;
+    prompt_messages = endsWithReply ? messages.slice(0, -1) : messages;
+    if (endsWithReply) response_message = last;
+    if (callMessages.tools && callMessages.tools.length > 0) tools = callMessages.tools;
+  }
+  return {
+    turn_index: index,
+    triplet,
+    agent_name: asString(triplet.metadata.agent_name),
+    response_id: asString(triplet.metadata.response_id),
+    prompt_ids,
+    response_ids,
+    logprobs: values,
+    logprob_entries: entries,
+    prompt_messages,
+    response_message,
+    finish_reason: completion.finish_reason,
+    tools,
+    call_reward: typeof triplet.reward === 'number' ? triplet.reward : null,
+  };
+}
+
+export interface PrepareOptions {
+  /** Reward of rollouts whose triplets carry none (upstream `reward_fillna_value`, default 0). */
+  rewardFillna?: number;
+}
+
+export function prepareRollout(
+  record: ExportRecord,
+  options: PrepareOptions = {},
+): PreparedRollout {
+  const { value, found } = finalReward(record.triplets);
+  return {
+    record,
+    rollout_id: record.rollout.rollout_id,
+    attempt_id: record.attempt_id,
+    task_id: recordTaskId(record),
+    mode: record.rollout.mode,
+    reward: found ? value : (options.rewardFillna ?? 0),
+    has_reward: found,
+    calls: record.triplets.map((t, i) => prepareCall(t, i, record.messages?.[i])),
+  };
+}

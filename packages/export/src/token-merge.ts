@@ -1,0 +1,91 @@
+import type { PreparedCall } from './prepared.js';
+
+/**
+ * Trajectory-level aggregation (agent-lightning's `trace_aggregator.level: trajectory`, ART's append-only merge,
+ * SkyRL's `merge_stepwise_output`): consecutive calls of a rollout become one row while each call's prompt ids
+ * start exactly with the row so far (previous prompt + response ids). Tokens between the previous response and
+ * the next response (tool results, new user turns, template glue) are observation tokens: `response_mask` 0 and
+ * logprob 0.0 placeholders. A call whose prompt does not extend the row, or a call without ids, starts a new row.
+ */
+export interface TokenRow {
+  /** The merged calls, in order (one for transition rows). */
+  calls: PreparedCall[];
+  /** The first call's prompt ids. */
+  prompt_ids: number[];
+  /** Everything after the first prompt: responses and observation tokens. */
+  response_ids: number[];
+  /** 1 = sampled by the model (trained), 0 = observation (masked out of the loss). */
+  response_mask: number[];
+  /** Aligned with `response_ids` (0.0 on observation tokens); null when any merged call lacks logprobs. */
+  rollout_log_probs: number[] | null;
+}
+
+/** Does `ids` start with `prefix` followed by `rest`? */
+function startsWithPair(
+  ids: readonly number[],
+  prefix: readonly number[],
+  rest: readonly number[],
+) {
+  if (ids.length < prefix.length + rest.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (ids[i] !== prefix[i]) return false;
+  const offset = prefix.length;
+  for (let i = 0; i < rest.length; i++) if (ids[offset + i] !== rest[i]) return false;
+  return true;
+}
+
+const hasIds = (call: PreparedCall): boolean =>
+  call.prompt_ids !== null && call.response_ids !== null;
+
+function startRow(call: PreparedCall): TokenRow {
+  const response = call.response_ids!;
+  return {
+    calls: [call],
+    prompt_ids: call.prompt_ids!,
+    response_ids: [...response],
+    response_mask: new Array<number>(response.length).fill(1),
+    rollout_log_probs: call.logprobs ? [...call.logprobs] : null,
+  };
+}
+
+function extendRow(row: TokenRow, call: PreparedCall): void {
+  const prompt = call.prompt_ids!;
+  const observed = prompt.length - row.prompt_ids.length - row.response_ids.length;
+  for (let i = prompt.length - observed; i < prompt.length; i++) {
+    row.response_ids.push(prompt[i]!);
+    row.response_mask.push(0);
+  }
+  for (const id of call.response_ids!) {
+    row.response_ids.push(id);
+    row.response_mask.push(1);
+  }
+  if (row.rollout_log_probs && call.logprobs) {
+    for (let i = 0; i < observed; i++) row.rollout_log_probs.push(0);
+    for (const lp of call.logprobs) row.rollout_log_probs.push(lp);
+  } else {
+    row.rollout_log_probs = null;
+  }
+  row.calls.push(call);
+}
+
+/** One row per call that has token ids (verl's transition level). */
+export const transitionRows = (calls: readonly PreparedCall[]): TokenRow[] =>
+  calls.filter(hasIds).map(startRow);
+
+/** Prefix-merged rows (verl's trajectory level); calls without ids are left out and break the chain. */
+export function trajectoryRows(calls: readonly PreparedCall[]): TokenRow[] {
+  const rows: TokenRow[] = [];
+  let current: TokenRow | null = null;
+  for (const call of calls) {
+    if (!hasIds(call)) {
+      current = null;
+      continue;
+    }
+    if (current && startsWithPair(call.prompt_ids!, current.prompt_ids, current.response_ids)) {
+      extendRow(current, call);
+    } else {
+      current = startRow(call);
+      rows.push(current);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { conversationsOf, prepareRollout, taskIdOf } from '../src/index.js';
+import { recordOf, renderPrompt, replyIds, rolloutOf } from './support/fixtures.js';
+import { SCENARIO } from './support/scenario.js';
+
+const fixture = (id: string) => SCENARIO.find((r) => r.rollout_id === id)!;
+
+describe('prepareRollout (from the adapter triplets of @arclight/openai-style spans)', () => {
+  it('extracts ids, logprobs, messages (OpenAI tool-call shape), tools and the identical reward', () => {
+    const prepared = prepareRollout(recordOf(fixture('ro-r1')));
+    expect(prepared).toMatchObject({
+      rollout_id: 'ro-r1',
+      reward: 1,
+      has_reward: true,
+      mode: 'train',
+    });
+    const [first, second] = prepared.calls;
+    const f = fixture('ro-r1').calls;
+    expect(first!.prompt_ids).toEqual(renderPrompt(f[0]!.prompt));
+    expect(first!.response_ids).toEqual(replyIds(f[0]!.reply));
+    expect(first!.logprobs).toHaveLength(first!.response_ids!.length);
+    expect(first!.agent_name).toBe('solver');
+    expect(first!.response_message).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_a',
+          type: 'function',
+          function: { name: 'search', arguments: '{"query":"q1 a"}' },
+        },
+      ],
+    });
+    expect(first!.finish_reason).toBe('tool_calls');
+    expect(first!.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'search',
+          description: 'Search the knowledge base',
+          parameters: {
+            type: 'object',
+            properties: { query: { type: 'string' } },
+            required: ['query'],
+          },
+        },
+      },
+    ]);
+    expect(second!.prompt_messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    expect(second!.prompt_messages[3]).toEqual({
+      role: 'tool',
+      content: 'result for a',
+      tool_call_id: 'call_a',
+    });
+  });
+
+  it('no reward → the fill value; no token ids → null ids', () => {
+    const prepared = prepareRollout(recordOf(fixture('ro-r6')), { rewardFillna: -1 });
+    expect(prepared).toMatchObject({ reward: -1, has_reward: false });
+    expect(prepared.calls.every((c) => c.prompt_ids === null && c.response_ids === null)).toBe(
+      true,
+    );
+    expect(prepared.calls.every((c) => c.response_message !== null)).toBe(true);
+  });
+
+  it('explicit per-call messages (TraceToMessages shape) take precedence over raw content', () => {
+    const record = recordOf(fixture('ro-r4'));
+    record.messages = [
+      {
+        messages: [
+          { role: 'user', content: 'override' },
+          { role: 'assistant', content: 'reply' },
+        ],
+        tools: null,
+      },
+      null,
+    ];
+    const [first, second] = prepareRollout(record).calls;
+    expect(first!.prompt_messages).toEqual([{ role: 'user', content: 'override' }]);
+    expect(first!.response_message).toEqual({ role: 'assistant', content: 'reply' });
+    expect(second!.prompt_messages[0]).toEqual({ role: 'system', content: 'Check SQL.' });
+  });
+
+  it('logprobs that do not align with the response ids are dropped', () => {
+    const record = recordOf(fixture('ro-r1'));
+    const response = record.triplets[0]!.response as { logprobs: unknown[] };
+    response.logprobs = response.logprobs.slice(1);
+    expect(prepareRollout(record).calls[0]!.logprobs).toBeNull();
+  });
+});
+
+describe('conversationsOf', () => {
+  it('a linear tool-using agent is one conversation whose replies are the generated turns', () => {
+    const [conversation, ...rest] = conversationsOf(
+      prepareRollout(recordOf(fixture('ro-r1'))).calls,
+    );
+    expect(rest).toEqual([]);
+    expect(conversation!.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect([...conversation!.generated.keys()]).toEqual([2, 4]);
+    expect(conversation!.prompt_length).toBe(2);
+  });
+
+  it('two agents with unrelated prompts are two conversations', () => {
+    const conversations = conversationsOf(prepareRollout(recordOf(fixture('ro-r4'))).calls);
+    expect(conversations.map((c) => c.calls.map((x) => x.agent_name))).toEqual([
+      ['writer'],
+      ['checker'],
+    ]);
+  });
+});
+
+describe('taskIdOf', () => {
+  it('metadata.task_id, then metadata.data_id, then a hash of the key-sorted input', () => {
+    const base = rolloutOf(fixture('ro-r1'));
+    expect(taskIdOf({ ...base, metadata: { task_id: 'T', data_id: 'D' } })).toBe('T');
+    expect(taskIdOf({ ...base, metadata: { data_id: 'D' } })).toBe('D');
+    const a = taskIdOf({ ...base, input: { a: 1, b: [1, { c: 2, d: 3 }] } });
+    const b = taskIdOf({ ...base, input: { b: [1, { d: 3, c: 2 }], a: 1 } });
+    expect(a).toMatch(/^task-[0-9a-f]{16}$/);
+    expect(a).toBe(b);
+    expect(taskIdOf({ ...base, input: { a: 2 } })).not.toBe(a);
+  });
+});
