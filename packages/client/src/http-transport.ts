@@ -167,10 +167,14 @@ export class HttpTransport {
     return url;
   }
 
+  /** The headers that authenticate a request to the server (empty without a token). */
+  authHeaders(): Record<string, string> {
+    return this.options.token ? { authorization: `Bearer ${this.options.token}` } : {};
+  }
+
   private headers(contentType: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.authHeaders() };
     if (contentType) headers['content-type'] = contentType;
-    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     return headers;
   }
 

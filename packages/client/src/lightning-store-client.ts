@@ -71,6 +71,11 @@ export class LightningStoreClient implements LightningStore {
     return `${this.serverAddress}/v1/traces`;
   }
 
+  /** Headers an OTLP exporter needs for that endpoint (the bearer token, if any); read by `@arclight/otel`. */
+  otlpTracesHeaders(): Record<string, string> {
+    return this.http.authHeaders();
+  }
+
   /** Refuses new calls with `StoreClosedError`; requests already in flight complete. */
   async close(): Promise<void> {
     this.http.close();

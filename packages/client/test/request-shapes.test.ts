@@ -210,6 +210,12 @@ describe('routes and bodies (as upstream’s Python client)', () => {
   it('reports its OTLP endpoint and all capabilities', () => {
     const client = new LightningStoreClient('http://host:4747/');
     expect(client.otlpTracesEndpoint()).toBe('http://host:4747/v1/traces');
+    expect(client.otlpTracesHeaders()).toEqual({});
+    expect(
+      new LightningStoreClient('http://host:4747', { token: 's3cret' }).otlpTracesHeaders(),
+    ).toEqual({
+      authorization: 'Bearer s3cret',
+    });
     expect(client.capabilities).toEqual({
       thread_safe: true,
       async_safe: true,

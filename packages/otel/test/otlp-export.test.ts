@@ -135,12 +135,9 @@ describe('export over OTLP to a remote store', () => {
       await allowed.traceContext(ids, () => emitReward(0.5));
       expect(allowed.stats).toMatchObject({ exported: 1, dropped: 0 });
 
-      // A store that knows its headers (duck-typed `otlpTracesHeaders()`) needs no extra option.
+      // A store that knows its headers (LightningStoreClient's `otlpTracesHeaders()`) needs no extra option.
       const client = new LightningStoreClient(guardedUrl, { token: 's3cret' });
-      const withHeaders = Object.assign(Object.create(client) as LightningStoreClient, {
-        otlpTracesHeaders: () => ({ 'x-api-key': 's3cret' }),
-      });
-      const viaStore = track(new LightningTracer({ store: withHeaders }));
+      const viaStore = track(new LightningTracer({ store: client }));
       await viaStore.traceContext(ids, () => emitReward(0.9));
       expect(viaStore.stats).toMatchObject({ exported: 1, dropped: 0 });
       const stored = (await protectedStore.querySpans(ids.rolloutId)).items;
