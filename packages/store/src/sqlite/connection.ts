@@ -65,6 +65,9 @@ export class SqliteConnection {
       this.db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
       this.db.exec('PRAGMA temp_store = MEMORY');
       this.db.exec('PRAGMA cache_size = -32768'); // 32 MiB page cache
+      // Checkpoint every 8192 pages (32 MiB) instead of SQLite's 1000: a checkpoint syncs the database file,
+      // and with many small transactions (a rollout lifecycle is four) it dominated the cost of a commit.
+      this.db.exec('PRAGMA wal_autocheckpoint = 8192');
       this.db.exec('PRAGMA journal_size_limit = 67108864'); // truncate the WAL back to 64 MiB after checkpoints
     } catch (error) {
       this.db.close();
