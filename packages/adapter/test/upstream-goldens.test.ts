@@ -1,9 +1,10 @@
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
+import { SKIP_PYTHON } from '@arclight/test-fixtures/python';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordArclightTraces } from './support/arclight-traces.js';
 import { loadGoldens } from './support/goldens.js';
 import { type CaseOutcome, comparable, type GoldenCase, runOurs } from './support/outcome.js';
-import { runUpstream, SKIP_PYTHON, type UpstreamAnswer } from './support/python.js';
+import { runUpstream, type UpstreamAnswer } from './support/python.js';
 
 /**
  * Cross-check with upstream agentlightning 0.3.0 (the repo's venv, `scripts/python-env.sh`): the hand-built

@@ -6,9 +6,10 @@ import {
   type Span,
   ValidationError,
 } from '@arclight/core';
+import { interruptibleSleep } from '@arclight/runner';
 import type { Algorithm, AlgorithmContext } from '@arclight/trainer';
 import { type AlgorithmLogger, resolveAlgorithmLogger } from './logger.js';
-import { AlgorithmStopped, latestAttemptSpans, sleep } from './rollout-batch.js';
+import { AlgorithmStopped, latestAttemptSpans } from './rollout-batch.js';
 
 export type SpanVerbosity = 'keys' | 'key_values' | 'none';
 
@@ -133,7 +134,7 @@ export class Baseline implements Algorithm {
       while (!enqueued || pending.size > 0) {
         if (signal.aborted) throw new AlgorithmStopped();
         if (pending.size === 0) {
-          await sleep(Math.min(this.pollInterval, 0.05), signal);
+          await interruptibleSleep(Math.min(this.pollInterval, 0.05), signal);
           continue;
         }
         const finished = await store.waitForRollouts({
@@ -159,7 +160,7 @@ export class Baseline implements Algorithm {
             limit: 1,
           });
           if (waiting.total <= this.maxQueueLength) break;
-          await sleep(this.pollInterval, signal);
+          await interruptibleSleep(this.pollInterval, signal);
         }
         const rollout = await store.enqueueRollout({ ...task, resources_id: resourcesId });
         this.logger.info?.(`Enqueued rollout ${rollout.rollout_id} in ${task.mode} mode.`);

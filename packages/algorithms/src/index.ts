@@ -35,7 +35,6 @@ export { SeededRandom } from './random.js';
 export {
   AlgorithmStopped,
   latestAttemptSpans,
-  sleep,
   type WaitOptions,
   waitForFinished,
 } from './rollout-batch.js';

@@ -1,4 +1,5 @@
 import type { Rollout, Span } from '@arclight/core';
+import { interruptibleSleep } from '@arclight/runner';
 import type { LightningStore } from '@arclight/store';
 
 /** Thrown inside algorithms when their stop signal aborts; `run()` catches it and returns. */
@@ -7,20 +8,6 @@ export class AlgorithmStopped extends Error {
     super('the algorithm was stopped');
     this.name = 'AlgorithmStopped';
   }
-}
-
-/** Resolves after `seconds`, or at once when `signal` aborts. */
-export function sleep(seconds: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, seconds) * 1000);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 export interface WaitOptions {
@@ -58,7 +45,8 @@ export async function waitForFinished(
     for (const rollout of done) finished.set(rollout.rollout_id, rollout);
     pending = pending.filter((id) => !finished.has(id));
     // A store that returns early without news must not turn this into a busy loop.
-    if (done.length === 0 && Date.now() - started < 10) await sleep(0.05, options.signal);
+    if (done.length === 0 && Date.now() - started < 10)
+      await interruptibleSleep(0.05, options.signal);
   }
   if (options.signal?.aborted) throw new AlgorithmStopped();
   return ids.flatMap((id) => finished.get(id) ?? []);

@@ -1,21 +1,20 @@
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LightningStoreClient } from '@arclight/client';
 import { instrumentOpenAI } from '@arclight/openai';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { Runner, rollout } from '@arclight/runner';
 import { IM_END_ID, respond, startFixtureLlm } from '@arclight/test-fixtures';
+import {
+  PythonProcess,
+  SKIP_PYTHON,
+  startAglStore,
+  summaryOf,
+} from '@arclight/test-fixtures/python';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import {
-  AGL,
-  Child,
-  freePort,
-  PYTHON,
-  PYTHON_SCRIPTS,
-  requirePython,
-  SKIP_PYTHON,
-  startRoutingProxy,
-} from './support/python.js';
+import { startRoutingProxy } from './support/routing-proxy.js';
+
+const ALGORITHM = fileURLToPath(new URL('python/verl_style_algorithm.py', import.meta.url));
 
 interface Task {
   a: number;
@@ -52,10 +51,8 @@ describe.skipIf(SKIP_PYTHON)(
   "TypeScript runners serve a Python algorithm on upstream's store",
   () => {
     it('runs the rollouts with the rollout-scoped ProxyLLM and reports rewards and token ids VERL can train on', async () => {
-      requirePython();
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const store = Child.start(AGL, ['store', '--host', '127.0.0.1', '--port', String(port)]);
+      const store = await startAglStore({ timeoutMs: 90_000 }); // fails without the venv
+      const url = store.url;
       const fixture = await startFixtureLlm({
         recordings: false,
         responders: [
@@ -66,9 +63,8 @@ describe.skipIf(SKIP_PYTHON)(
         ],
       });
       const proxy = await startRoutingProxy(fixture.baseUrl);
-      let algorithm: Child | undefined;
+      let algorithm: PythonProcess | undefined;
       try {
-        await store.waitForHttp(`${url}/v1/agl/health`, 90_000);
         const client = new LightningStoreClient(url);
         const tracer = new LightningTracer({ store: client, logger: null });
         const uninstrument = instrumentOpenAI(OpenAI, {
@@ -97,8 +93,8 @@ describe.skipIf(SKIP_PYTHON)(
         });
         const stop = new AbortController();
         const serving = runner.iter({ signal: stop.signal });
-        algorithm = Child.start(PYTHON, [
-          resolve(PYTHON_SCRIPTS, 'verl_style_algorithm.py'),
+        algorithm = PythonProcess.start([
+          ALGORITHM,
           '--url',
           url,
           '--llm',
@@ -106,17 +102,16 @@ describe.skipIf(SKIP_PYTHON)(
           '--rollouts',
           String(ROLLOUTS),
         ]);
-        const code = await algorithm.wait();
+        const result = await algorithm.waitForExit();
         stop.abort();
         await serving;
         await runner.close();
         await tracer.shutdown();
         uninstrument();
         await client.close();
-        expect(code, algorithm.output).toBe(0);
+        expect(result.code, result.stdout).toBe(0);
 
-        const line = algorithm.output.split('\n').find((l) => l.startsWith('SUMMARY '));
-        const summary = JSON.parse(line!.slice('SUMMARY '.length)) as AlgorithmSummary;
+        const summary = summaryOf<AlgorithmSummary>(result);
         expect(summary.rollouts.map((r) => r.k).sort()).toEqual([0, 1, 2, 3]);
         for (const r of summary.rollouts) {
           const expected = r.k % 2 === 0 ? 1 : 0;

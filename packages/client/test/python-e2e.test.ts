@@ -1,16 +1,15 @@
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLightningStoreServer } from '@arclight/server';
 import { InMemoryLightningStore } from '@arclight/store';
-import { describe, expect, it } from 'vitest';
-import { LightningStoreClient } from '../src/index.js';
 import {
   freePort,
-  PYTHON_SCRIPTS,
   PYTHON_TIMEOUT_MS,
   PythonProcess,
   SKIP_PYTHON,
   summaryOf,
-} from './support/python.js';
+} from '@arclight/test-fixtures/python';
+import { describe, expect, it } from 'vitest';
+import { LightningStoreClient } from '../src/index.js';
 import { TEST_CLIENT_OPTIONS } from './support/served-store.js';
 import { rewardFor, runTsWorker, type WorkedRollout } from './support/ts-worker.js';
 
@@ -20,7 +19,7 @@ import { rewardFor, runTsWorker, type WorkedRollout } from './support/ts-worker.
  * and the algorithm reads the rewards back with upstream's find_final_reward / get_reward_value.
  */
 const ROLLOUTS = 4;
-const ALGORITHM = resolve(PYTHON_SCRIPTS, 'e2e_algorithm.py');
+const ALGORITHM = fileURLToPath(new URL('python/e2e_algorithm.py', import.meta.url));
 
 interface AlgorithmSummary {
   resources_id: string;
@@ -47,7 +46,7 @@ async function algorithmWithTsWorker(algorithm: PythonProcess): Promise<void> {
   } finally {
     await client.close();
   }
-  const summary = summaryOf(await algorithm.waitForExit()) as unknown as AlgorithmSummary;
+  const summary = summaryOf<AlgorithmSummary>(await algorithm.waitForExit());
 
   expect(worked.map((w) => w.k).sort()).toEqual([0, 1, 2, 3]);
   expect(summary.rollouts).toHaveLength(ROLLOUTS);

@@ -4,9 +4,9 @@ import {
   describeLightningStoreConformance,
   makeSpan,
 } from '@arclight/store/testing';
+import { PYTHON_TIMEOUT_MS, requirePython, SKIP_PYTHON } from '@arclight/test-fixtures/python';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightningStoreClient } from '../src/index.js';
-import { PYTHON_TIMEOUT_MS, requirePython, SKIP_PYTHON } from './support/python.js';
 import { ServedClient } from './support/served-store.js';
 import { UpstreamStoreFarm } from './support/upstream-farm.js';
 

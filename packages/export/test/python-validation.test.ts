@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SKIP_PYTHON } from '@arclight/test-fixtures/python';
 import { describe, expect, it } from 'vitest';
 import { type ExportSummary, FORMAT_NAMES, writeExport } from '../src/index.js';
 import { recordOf } from './support/fixtures.js';
-import { type ManifestEntry, SKIP_PYTHON, validateWithPython } from './support/python.js';
+import { type ManifestEntry, validateWithPython } from './support/python.js';
 import { SCENARIO } from './support/scenario.js';
 
 const GROUPS = [

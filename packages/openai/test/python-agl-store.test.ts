@@ -1,11 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LightningStoreClient } from '@arclight/client';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { type ChatMessage, type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
+import {
+  type AglStore,
+  hasPython,
+  PythonProcess,
+  requirePython,
+  SKIP_PYTHON,
+  startAglStore,
+  summaryOf,
+} from '@arclight/test-fixtures/python';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentOpenAI, type Uninstrument } from '../src/index.js';
@@ -18,84 +23,7 @@ import { instrumentOpenAI, type Uninstrument } from '../src/index.js';
  * and `find_final_reward`. Without the venv the test fails, unless ARCLIGHT_SKIP_PYTHON=1 is set (and CI is
  * not).
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const PYTHON = process.env.ARCLIGHT_PYTHON ?? resolve(here, '../../../.venv/bin/python');
-const SKIP = process.env.ARCLIGHT_SKIP_PYTHON === '1' && !process.env.CI;
-
-function requirePython(): void {
-  if (!existsSync(PYTHON)) {
-    throw new Error(
-      `Python venv not found at ${PYTHON}. Run \`bash scripts/python-env.sh\` (or set ARCLIGHT_SKIP_PYTHON=1).`,
-    );
-  }
-}
-
-/** A Python child process whose output is kept for diagnostics. */
-class PythonChild {
-  output = '';
-  exitCode: number | null | undefined;
-  readonly exited: Promise<number | null>;
-  private readonly child: ChildProcess;
-
-  constructor(command: string, args: string[]) {
-    requirePython();
-    this.child = spawn(command, args, {
-      env: {
-        ...process.env,
-        LITELLM_LOCAL_MODEL_COST_MAP: 'True',
-        PYTHONUNBUFFERED: '1',
-        AGL_LOG_LEVEL: 'WARNING',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const append = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString()).slice(-64_000);
-    };
-    this.child.stdout?.on('data', append);
-    this.child.stderr?.on('data', append);
-    this.exited = new Promise((r) => {
-      this.child.on('close', (code) => {
-        this.exitCode = code;
-        r(code);
-      });
-    });
-  }
-
-  /** Polls `url` until it answers 200; fails if the process exits first or `timeoutMs` passes. */
-  async waitForHttp(url: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (this.exitCode !== undefined)
-        throw new Error(`process exited before ${url} was up:\n${this.output.slice(-8000)}`);
-      try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-        if (response.status === 200) return;
-      } catch {
-        // not up yet
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error(`${url} did not come up within ${timeoutMs} ms:\n${this.output.slice(-8000)}`);
-  }
-
-  /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
-  async stop(): Promise<void> {
-    if (this.exitCode !== undefined) return;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await this.exited;
-    clearTimeout(timer);
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+const AGL_STORE_ADAPT = fileURLToPath(new URL('python/agl_store_adapt.py', import.meta.url));
 
 interface Triplet {
   prompt: { token_ids: number[] };
@@ -202,11 +130,11 @@ async function runAgent(
   return { ...run, calls, toolCall, answer };
 }
 
-describe.skipIf(SKIP)(
+describe.skipIf(SKIP_PYTHON)(
   "upstream's Python agl store reads back OpenAI spans exported over OTLP",
   () => {
-    let store: PythonChild | undefined;
-    let reader: PythonChild | undefined;
+    let store: AglStore | undefined;
+    let reader: PythonProcess | undefined;
     let url = '';
     let llm: FixtureLlm | undefined;
     let client: LightningStoreClient | undefined;
@@ -215,29 +143,11 @@ describe.skipIf(SKIP)(
 
     beforeAll(async () => {
       // Without the venv the test below fails (requirePython); there is no store to start.
-      if (!existsSync(PYTHON)) return;
-      const port = await freePort();
-      const agl = resolve(dirname(PYTHON), 'agl');
-      const args = [
-        'store',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--log-level',
-        'WARNING',
-      ];
-      store = existsSync(agl)
-        ? new PythonChild(agl, args)
-        : new PythonChild(PYTHON, [
-            '-c',
-            'import sys; from agentlightning.cli import main; sys.exit(main())',
-            ...args,
-          ]);
-      url = `http://127.0.0.1:${port}`;
+      if (!hasPython()) return;
+      store = await startAglStore();
+      url = store.url;
       // A small delay per SSE event makes the two rollouts' streams interleave.
       llm = await startFixtureLlm({ recordings: false, chunkDelayMs: 2 });
-      await store.waitForHttp(`${url}/v1/agl/health`, 240_000);
     }, 300_000);
 
     afterAll(async () => {
@@ -286,16 +196,10 @@ describe.skipIf(SKIP)(
       expect(tracer.stats).toMatchObject({ dropped: 0 });
       expect(fixture.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(4);
 
-      reader = new PythonChild(PYTHON, [
-        resolve(here, 'python', 'agl_store_adapt.py'),
-        url,
-        ...runs.map((r) => r.rolloutId),
-      ]);
-      const code = await reader.exited;
-      const line = reader.output.split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || !line)
-        throw new Error(`agl_store_adapt.py failed (exit ${code}):\n${reader.output}`);
-      const result = JSON.parse(line.slice('RESULT '.length)) as Record<string, RolloutReadBack>;
+      reader = PythonProcess.start([AGL_STORE_ADAPT, url, ...runs.map((r) => r.rolloutId)]);
+      const result = summaryOf<Record<string, RolloutReadBack>>(await reader.waitForExit(), {
+        marker: 'RESULT',
+      });
 
       const tools = [{ type: 'function', function: WEATHER_TOOL.function }];
       for (const run of runs) {

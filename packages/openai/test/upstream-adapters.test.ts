@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Span } from '@arclight/core';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { InMemoryLightningStore } from '@arclight/store';
+import { runPythonJson, SKIP_PYTHON } from '@arclight/test-fixtures/python';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentOpenAI } from '../src/index.js';
@@ -15,9 +12,7 @@ import { type Harness, harness, SDKS } from './helpers.js';
  * `TracerTraceToTriplet` and `TraceToMessages` adapters must read the spans this package writes the way they
  * read AgentOps' spans. Without the venv the test fails, unless ARCLIGHT_SKIP_PYTHON=1 is set (and CI is not).
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const PYTHON = process.env.ARCLIGHT_PYTHON ?? resolve(here, '../../../.venv/bin/python');
-const SKIP = process.env.ARCLIGHT_SKIP_PYTHON === '1' && !process.env.CI;
+const ADAPT = fileURLToPath(new URL('python/adapt.py', import.meta.url));
 
 interface Triplet {
   prompt: { token_ids: number[]; raw_content: unknown };
@@ -30,34 +25,6 @@ interface Adapted {
   messages: { messages: Record<string, unknown>[]; tools: Record<string, unknown>[] | null }[];
 }
 
-function runAdapters(spans: Span[]): Promise<Adapted> {
-  if (!existsSync(PYTHON)) {
-    throw new Error(
-      `Python venv not found at ${PYTHON}. Run \`bash scripts/python-env.sh\` (or set ARCLIGHT_SKIP_PYTHON=1).`,
-    );
-  }
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(PYTHON, [resolve(here, 'python', 'adapt.py')], {
-      env: { ...process.env, LITELLM_LOCAL_MODEL_COST_MAP: 'True', AGL_LOG_LEVEL: 'WARNING' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolvePromise(JSON.parse(stdout) as Adapted);
-      else reject(new Error(`adapt.py exited with ${code}:\n${stderr}`));
-    });
-    child.stdin.end(JSON.stringify(spans));
-  });
-}
-
 const WEATHER_TOOL = {
   type: 'function' as const,
   function: {
@@ -67,7 +34,7 @@ const WEATHER_TOOL = {
   },
 };
 
-describe.skipIf(SKIP)('upstream agentlightning 0.3.0 adapters', () => {
+describe.skipIf(SKIP_PYTHON)('upstream agentlightning 0.3.0 adapters', () => {
   let h: Harness;
   let tracer: LightningTracer;
   let uninstrument: () => void;
@@ -119,7 +86,7 @@ describe.skipIf(SKIP)('upstream agentlightning 0.3.0 adapters', () => {
 
     const spans = (await store.querySpans(ids.rolloutId)).items;
     const llm = spans.filter((s) => s.name === 'openai.chat.completion');
-    const adapted = await runAdapters(spans);
+    const adapted = await runPythonJson<Adapted>([ADAPT], spans);
 
     expect(adapted.triplets).toHaveLength(2);
     adapted.triplets.forEach((triplet, i) => {

@@ -6,6 +6,7 @@ import {
   type LightningStoreServer,
 } from '@arclight/server';
 import { InMemoryLightningStore } from '@arclight/store';
+import { freePort } from '@arclight/test-fixtures/python';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   emitMessage,
@@ -18,7 +19,6 @@ import {
   otlpTracesUrl,
   type ReadableSpanLike,
 } from '../src/index.js';
-import { freePort } from './support/python.js';
 import { newAttempt, recordingLogger, sleep } from './support/stores.js';
 
 let store: InMemoryLightningStore;

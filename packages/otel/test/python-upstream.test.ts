@@ -1,7 +1,17 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LightningStoreClient } from '@arclight/client';
+import {
+  type AglStore,
+  hasPython,
+  requirePython,
+  runPython,
+  SKIP_PYTHON,
+  startAglStore,
+  summaryOf,
+} from '@arclight/test-fixtures/python';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   emitAnnotation,
@@ -13,15 +23,9 @@ import {
   makeTagAttributes,
   operation,
 } from '../src/index.js';
-import {
-  Child,
-  freePort,
-  PYTHON,
-  PYTHON_SCRIPTS,
-  requirePython,
-  SKIP_PYTHON,
-} from './support/python.js';
 import { newAttempt, sleep } from './support/stores.js';
+
+const READ_BACK = fileURLToPath(new URL('python/read_back.py', import.meta.url));
 
 /**
  * Cross-check with upstream agentlightning 0.3.0: spans exported by Arclight's tracer to upstream's Python
@@ -142,33 +146,15 @@ const CASES: Array<{ case: Record<string, unknown>; ours: () => Record<string, u
 describe.skipIf(SKIP_PYTHON)(
   "cross-check with upstream's Python agl store and emitter readers",
   () => {
-    let store: Child | undefined;
+    let store: AglStore | undefined;
     let url = '';
     let workDir = '';
 
     beforeAll(async () => {
       // Without the venv the test below fails (requirePython); there is no server to start.
-      if (!existsSync(PYTHON)) return;
-      const port = await freePort();
-      const agl = resolve(dirname(PYTHON), 'agl');
-      const args = [
-        'store',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--log-level',
-        'WARNING',
-      ];
-      store = existsSync(agl)
-        ? Child.start(agl, args)
-        : Child.start(PYTHON, [
-            '-c',
-            'import sys; from agentlightning.cli import main; sys.exit(main())',
-            ...args,
-          ]);
-      url = `http://127.0.0.1:${port}`;
-      await store.waitForHttp(`${url}/v1/agl/health`, 240_000);
+      if (!hasPython()) return;
+      store = await startAglStore();
+      url = store.url;
       workDir = mkdtempSync(join(tmpdir(), 'arclight-otel-py-'));
     });
 
@@ -204,18 +190,9 @@ describe.skipIf(SKIP_PYTHON)(
 
         const casesPath = join(workDir, 'cases.json');
         writeFileSync(casesPath, JSON.stringify(CASES.map((c) => c.case)));
-        const reader = Child.start(PYTHON, [
-          join(PYTHON_SCRIPTS, 'read_back.py'),
-          url,
-          casesPath,
-          a.rolloutId,
-          b.rolloutId,
-        ]);
-        const code = await reader.wait();
-        const line = reader.output.split('\n').find((l) => l.startsWith('SUMMARY '));
-        if (code !== 0 || !line)
-          throw new Error(`read_back.py failed (exit ${code}):\n${reader.output}`);
-        const summary = JSON.parse(line.slice('SUMMARY '.length)) as Summary;
+        const summary = summaryOf<Summary>(
+          await runPython([READ_BACK, url, casesPath, a.rolloutId, b.rolloutId]),
+        );
 
         for (const [ids, label, final] of [
           [a, 'a', 0.75],

@@ -1,14 +1,15 @@
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { InMemoryLightningStore, type LightningStore, SqliteLightningStore } from '@arclight/store';
-import { describe, expect, it } from 'vitest';
-import { createLightningStoreServer } from '../src/index.js';
 import {
-  PYTHON_SCRIPTS,
   PYTHON_TIMEOUT_MS,
   runPython,
   SKIP_PYTHON,
   summaryOf,
-} from './python/python-runner.js';
+} from '@arclight/test-fixtures/python';
+import { describe, expect, it } from 'vitest';
+import { createLightningStoreServer } from '../src/index.js';
+
+const SCENARIO = fileURLToPath(new URL('python/client_scenario.py', import.meta.url));
 
 /**
  * Upstream's Python `agentlightning.LightningStoreClient` (0.3.0) against this server: every client method,
@@ -30,12 +31,12 @@ describe.skipIf(SKIP_PYTHON)(
         const server = createLightningStoreServer(store, { host: '127.0.0.1', port: 0 });
         const url = await server.listen();
         try {
-          const result = await runPython([resolve(PYTHON_SCRIPTS, 'client_scenario.py'), url]);
-          const summary = summaryOf(result) as {
+          const result = await runPython([SCENARIO, url]);
+          const summary = summaryOf<{
             ok: boolean;
             checks: number;
             otlp: { rollout_id: string; attempt_id: string; span_names: string[]; reward: number };
-          };
+          }>(result);
           expect(summary.ok).toBe(true);
           expect(summary.checks).toBeGreaterThanOrEqual(70);
 

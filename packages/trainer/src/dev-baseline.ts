@@ -1,8 +1,7 @@
 import type { Rollout, RolloutMode, Span } from '@arclight/core';
 import { findFinalReward } from '@arclight/otel';
-import type { RunnerLogger } from '@arclight/runner';
+import { interruptibleSleep, type RunnerLogger } from '@arclight/runner';
 import type { Algorithm, AlgorithmContext } from './algorithm.js';
-import { sleep } from './timing.js';
 
 export interface DevBaselineOptions {
   /** Seconds between queue/completion polls. Default 0.5. */
@@ -76,7 +75,7 @@ export class DevBaseline implements Algorithm {
           limit: 1,
         });
         if (waiting.total <= this.maxQueueLength) break;
-        await sleep(this.pollInterval, signal);
+        await interruptibleSleep(this.pollInterval, signal);
       }
       if (signal.aborted) return;
       const rollout = await store.enqueueRollout({ ...task, resources_id: resourcesId });

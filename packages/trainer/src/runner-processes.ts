@@ -1,7 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import type { RunnerLogger } from '@arclight/runner';
+import { interruptibleSleep, type RunnerLogger } from '@arclight/runner';
 import { ENV } from './env.js';
-import { sleep } from './timing.js';
 
 /** IPC messages between a trainer and its runner processes. */
 export const READY_MESSAGE = 'arclight-runner-ready';
@@ -109,7 +108,7 @@ export class RunnerProcesses {
   private async allExitWithin(seconds: number): Promise<boolean> {
     const all = Promise.all(this.alive().map((t) => t.exited)).then(() => true);
     const timeout = new AbortController();
-    const late = sleep(seconds, timeout.signal).then(() => false);
+    const late = interruptibleSleep(seconds, timeout.signal).then(() => false);
     const result = await Promise.race([all, late]);
     timeout.abort();
     return result;

@@ -1,16 +1,4 @@
-/** Resolves after `seconds`, or at once when `signal` aborts. */
-export function sleep(seconds: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, seconds) * 1000);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+import { interruptibleSleep } from '@arclight/runner';
 
 /** Resolves when `signal` aborts. */
 export function aborted(signal: AbortSignal): Promise<void> {
@@ -32,7 +20,7 @@ export async function settleWithGrace(
   const cleanup = new AbortController();
   const settled = promise.then(() => true as const);
   const abandoned = aborted(linkedController(signal, cleanup.signal).signal)
-    .then(() => sleep(cleanup.signal.aborted ? 0 : graceSeconds, cleanup.signal))
+    .then(() => interruptibleSleep(cleanup.signal.aborted ? 0 : graceSeconds, cleanup.signal))
     .then(() => false as const);
   try {
     return await Promise.race([settled, abandoned]);

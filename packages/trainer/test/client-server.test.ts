@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { rollout } from '@arclight/runner';
 import { InMemoryLightningStore } from '@arclight/store';
+import { freePort } from '@arclight/test-fixtures/python';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Algorithm, ClientServerExecutionStrategy, Trainer } from '../src/index.js';
 import { eventually, isAlive, ScriptProcess, TRAIN_SCRIPT } from './support/processes.js';
@@ -185,15 +185,3 @@ describe('client-server strategy', () => {
     await store.close();
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

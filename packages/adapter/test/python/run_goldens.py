@@ -132,14 +132,15 @@ async def record(base_url: str) -> List[Dict[str, Any]]:
 
 
 def main() -> None:
-    stdout = sys.stdout
-    sys.stdout = sys.stderr  # whatever the libraries print must not corrupt the JSON answer
+    # The answer goes to the result channel (fd 3): whatever the libraries print cannot corrupt it.
+    answer = os.fdopen(int(os.environ["ARCLIGHT_RESULT_FD"]), "w")
     request = json.load(sys.stdin)
     recorded: List[Dict[str, Any]] = []
     if request.get("record"):
         recorded = asyncio.run(record(request["record"]["base_url"]))
     results = {case["name"]: run_case(case) for case in [*request["cases"], *recorded]}
-    json.dump({"results": results, "recorded": recorded}, stdout)
+    json.dump({"results": results, "recorded": recorded}, answer)
+    answer.close()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
-import { PYTHON_SCRIPTS, PYTHON_TIMEOUT_MS, PythonProcess } from './python.js';
+import { fileURLToPath } from 'node:url';
+import { PythonProcess } from '@arclight/test-fixtures/python';
+
+const FARM = fileURLToPath(new URL('../python/upstream_store_farm.py', import.meta.url));
 
 /**
  * Fresh upstream (agentlightning 0.3.0) LightningStoreServers on demand, from one long-lived Python process
@@ -12,19 +14,14 @@ export class UpstreamStoreFarm {
   ) {}
 
   static async start(): Promise<UpstreamStoreFarm> {
-    const process = PythonProcess.start([resolve(PYTHON_SCRIPTS, 'upstream_store_farm.py')]);
-    const deadline = Date.now() + PYTHON_TIMEOUT_MS;
-    let port: string | undefined;
-    while (!port) {
-      port = /READY (\d+)/.exec(process.output)?.[1];
-      if (port) break;
-      if (!process.running)
-        throw new Error(`upstream_store_farm.py exited:\n${process.output.slice(-8000)}`);
-      if (Date.now() > deadline)
-        throw new Error(`upstream_store_farm.py did not start:\n${process.output}`);
-      await new Promise((r) => setTimeout(r, 200));
+    const process = PythonProcess.start([FARM]);
+    try {
+      const [, port] = await process.waitForOutput(/READY (\d+)/);
+      return new UpstreamStoreFarm(process, `http://127.0.0.1:${port}`);
+    } catch (error) {
+      await process.stop();
+      throw error;
     }
-    return new UpstreamStoreFarm(process, `http://127.0.0.1:${port}`);
   }
 
   /** Starts a fresh upstream InMemoryLightningStore behind upstream's LightningStoreServer; resolves to its URL. */

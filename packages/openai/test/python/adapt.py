@@ -5,6 +5,7 @@ Reads a JSON list of stored spans (the LightningStore wire format) on stdin and 
 """
 
 import json
+import os
 import sys
 
 from agentlightning.adapter.messages import TraceToMessages
@@ -13,6 +14,8 @@ from agentlightning.types import Span
 
 
 def main() -> None:
+    # The answer goes to the result channel (fd 3): whatever the libraries print cannot corrupt it.
+    answer = os.fdopen(int(os.environ["ARCLIGHT_RESULT_FD"]), "w")
     spans = [Span.model_validate(item) for item in json.load(sys.stdin)]
     triplets = TracerTraceToTriplet().adapt(spans)
     messages = TraceToMessages().adapt(spans)
@@ -21,8 +24,9 @@ def main() -> None:
             "triplets": [triplet.model_dump(mode="json") for triplet in triplets],
             "messages": json.loads(json.dumps(messages, default=str)),
         },
-        sys.stdout,
+        answer,
     )
+    answer.close()
 
 
 if __name__ == "__main__":
