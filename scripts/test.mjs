@@ -11,7 +11,9 @@ const reports = workspaces
   .map((dir) => join(root, dir, '.vitest-report.json'));
 
 for (const report of reports) rmSync(report, { force: true });
-const turbo = spawnSync('turbo', ['run', 'test', '--continue', ...process.argv.slice(2)], {
+// Two packages at a time: these machines have two cores, and the interop tests start Python processes and
+// servers whose timeouts should not be eaten by a dozen parallel test runs.
+const turbo = spawnSync('turbo', ['run', 'test', '--continue', '--concurrency=2', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 });
