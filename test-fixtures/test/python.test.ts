@@ -33,12 +33,12 @@ describe('python helpers without a Python process', () => {
   });
 
   it('summaryOf reads the marker line and refuses failed or silent scripts', () => {
-    const ok = { code: 0, stdout: 'noise\nSUMMARY {"a":1}\n', stderr: '' };
+    const ok = { code: 0, stdout: 'noise\nSUMMARY {"a":1}\n', stderr: '', result: '' };
     expect(summaryOf(ok)).toEqual({ a: 1 });
     expect(summaryOf({ ...ok, stdout: 'RESULT [2]' }, { marker: 'RESULT' })).toEqual([2]);
     expect(() => summaryOf({ ...ok, code: 1 })).toThrow(/exit 1, with SUMMARY line/);
     expect(summaryOf({ ...ok, code: 1 }, { anyExitCode: true })).toEqual({ a: 1 });
-    expect(() => summaryOf({ code: 0, stdout: 'nothing', stderr: 'trace' })).toThrow(
+    expect(() => summaryOf({ code: 0, stdout: 'nothing', stderr: 'trace', result: '' })).toThrow(
       /no SUMMARY line[\s\S]*trace/,
     );
   });
