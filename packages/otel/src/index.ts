@@ -1,3 +1,11 @@
+// The reward readers live in @arclight/core (the adapter uses them too); re-exported here beside the emitters.
+export {
+  findFinalReward,
+  findRewardSpans,
+  getRewardsFromSpan,
+  getRewardValue,
+  isRewardSpan,
+} from '@arclight/core';
 export {
   type FlattenOptions,
   filterAndUnflattenAttributes,
@@ -54,14 +62,6 @@ export type {
 } from './otel-types.js';
 export { getMessageValue } from './readers/message.js';
 export { getObjectValue } from './readers/object.js';
-// The reward readers live in @arclight/core (the adapter uses them too); re-exported here beside the emitters.
-export {
-  findFinalReward,
-  findRewardSpans,
-  getRewardsFromSpan,
-  getRewardValue,
-  isRewardSpan,
-} from '@arclight/core';
 export type { SpanLike } from './readers/span-like.js';
 export {
   type CreateSpanOptions,

@@ -82,7 +82,9 @@ describe('reward readers', () => {
       },
     });
     expect(() => getRewardsFromSpan(broken)).toThrow(ValidationError);
-    expect(() => getRewardsFromSpan(broken)).toThrow(/agentlightning\.reward\.0 needs a string 'name'/);
+    expect(() => getRewardsFromSpan(broken)).toThrow(
+      /agentlightning\.reward\.0 needs a string 'name'/,
+    );
     const notList = createSpan({
       name: 'x',
       attributes: { 'agentlightning.reward.best.value': 1 },
