@@ -1,16 +1,10 @@
 import {
   type Attempt,
   type AttemptedRollout,
-  type EnqueueRolloutRequest,
-  FINISHED_STATUSES,
-  generateAttemptId,
   generateResourcesId,
-  generateRolloutId,
-  isFinished,
   isQueuing,
   type NamedResources,
   NotFoundError,
-  normalizeRolloutConfig,
   type OtelSpanLike,
   type PaginatedResult,
   parseNamedResources,
@@ -45,13 +39,8 @@ import type {
 import * as p from './params.js';
 import { attemptQuery, resourcesQuery, rolloutQuery, spanQuery, workerQuery } from './queries.js';
 import { RolloutWaiters } from './rollout-waiters.js';
-import { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
-import { unhealthyStatus } from './semantics/watchdog.js';
-import {
-  markWorkerIdleAfterEmptyDequeue,
-  newWorker,
-  syncWorkerWithAttempt,
-} from './semantics/worker-sync.js';
+import { markWorkerIdleAfterEmptyDequeue } from './semantics/worker-sync.js';
+import { StoreOperations } from './store-operations.js';
 
 export interface BaseStoreOptions {
   /** Epoch seconds; injectable so tests can drive timestamps and the watchdog. */
@@ -80,6 +69,7 @@ export abstract class BaseLightningStore implements LightningStore {
   private scanning = false;
   private closed = false;
   private readonly waiters: RolloutWaiters;
+  private readonly ops: StoreOperations;
 
   protected constructor(backend: StoreBackend, options: BaseStoreOptions = {}) {
     this.backend = backend;
@@ -89,6 +79,7 @@ export abstract class BaseLightningStore implements LightningStore {
     // The first scan may run immediately after construction.
     this.lastScanTime = this.launchTime - this.debounceSeconds;
     this.waiters = new RolloutWaiters((options.waitPollSeconds ?? 0.05) * 1000);
+    this.ops = new StoreOperations(backend, this.now);
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -124,11 +115,11 @@ export abstract class BaseLightningStore implements LightningStore {
     const workerId = p.optionalString('worker_id', params.worker_id);
     return this.write(true, () => {
       const latest = this.backend.getLatestResources()?.resources_id ?? null;
-      const rollout = this.newRollout(params, 'preparing', latest);
-      const attempt = this.newAttempt(rollout.rollout_id, 1, workerId, rollout.start_time);
+      const rollout = this.ops.newRollout(params, 'preparing', latest);
+      const attempt = this.ops.newAttempt(rollout.rollout_id, 1, workerId, rollout.start_time);
       this.backend.insertRollout(rollout);
       this.backend.insertAttempt(attempt);
-      if (workerId) this.syncWorker(attempt, false);
+      if (workerId) this.ops.syncWorker(attempt, false);
       return { ...rollout, attempt };
     });
   }
@@ -143,7 +134,7 @@ export abstract class BaseLightningStore implements LightningStore {
     return this.write(true, () => {
       const latest = this.backend.getLatestResources()?.resources_id ?? null;
       const rollouts = requests.map((request, i) =>
-        this.newRollout(
+        this.ops.newRollout(
           request,
           'queuing',
           latest,
@@ -175,7 +166,7 @@ export abstract class BaseLightningStore implements LightningStore {
         const rollout = this.backend.getRollout(rolloutId);
         // Ids whose rollout left the queuing states while queued are skipped.
         if (!rollout || !isQueuing(rollout.status)) continue;
-        const attempt = this.newAttempt(
+        const attempt = this.ops.newAttempt(
           rolloutId,
           this.backend.countAttempts(rolloutId) + 1,
           workerId,
@@ -188,8 +179,9 @@ export abstract class BaseLightningStore implements LightningStore {
       }
       if (workerId) {
         const last = dequeued.at(-1);
-        if (last) this.syncWorker(last.attempt, true);
-        else this.backend.putWorker(markWorkerIdleAfterEmptyDequeue(this.worker(workerId), now));
+        if (last) this.ops.syncWorker(last.attempt, true);
+        else
+          this.backend.putWorker(markWorkerIdleAfterEmptyDequeue(this.ops.worker(workerId), now));
       }
       return dequeued;
     });
@@ -201,8 +193,8 @@ export abstract class BaseLightningStore implements LightningStore {
   ): Promise<AttemptedRollout> {
     const workerId = p.optionalString('worker_id', params.worker_id);
     return this.write(true, () => {
-      const rollout = this.requireRollout(rolloutId);
-      const attempt = this.newAttempt(
+      const rollout = this.ops.requireRollout(rolloutId);
+      const attempt = this.ops.newAttempt(
         rolloutId,
         this.backend.countAttempts(rolloutId) + 1,
         workerId,
@@ -211,7 +203,7 @@ export abstract class BaseLightningStore implements LightningStore {
       this.backend.insertAttempt(attempt);
       rollout.status = 'preparing';
       this.backend.putRollout(rollout);
-      if (workerId) this.syncWorker(attempt, false);
+      if (workerId) this.ops.syncWorker(attempt, false);
       return { ...rollout, attempt };
     });
   }
@@ -222,22 +214,22 @@ export abstract class BaseLightningStore implements LightningStore {
     const query = rolloutQuery(params);
     return this.read(true, () => {
       const page = this.backend.queryRollouts(query);
-      return paginated(this.withLatestAttempts(page.items), page, query);
+      return paginated(this.ops.withLatestAttempts(page.items), page, query);
     });
   }
 
   async getRolloutById(rolloutId: string): Promise<Rollout | AttemptedRollout | null> {
     return this.read(true, () => {
       const rollout = this.backend.getRollout(rolloutId);
-      return rollout ? (this.withLatestAttempts([rollout])[0] ?? null) : null;
+      return rollout ? (this.ops.withLatestAttempts([rollout])[0] ?? null) : null;
     });
   }
 
   async updateRollout(rolloutId: string, params: UpdateRolloutParams): Promise<Rollout> {
     const changes = rolloutChanges(params);
     return this.write(true, () => {
-      const rollout = this.requireRollout(rolloutId);
-      return this.applyRolloutUpdate(rollout, changes);
+      const rollout = this.ops.requireRollout(rolloutId);
+      return this.ops.applyRolloutUpdate(rollout, changes);
     });
   }
 
@@ -249,7 +241,7 @@ export abstract class BaseLightningStore implements LightningStore {
     let pending = [...new Set(ids)];
     for (;;) {
       // Only ids still pending are read again, so waiting on N rollouts costs O(N) reads per wake-up.
-      pending = this.read(true, () => this.collectFinished(pending, finished));
+      pending = this.read(true, () => this.ops.collectFinished(pending, finished));
       if (pending.length === 0 || Date.now() >= deadline || this.closed) break;
       await this.waiters.wait(pending, deadline - Date.now());
     }
@@ -280,14 +272,14 @@ export abstract class BaseLightningStore implements LightningStore {
   ): Promise<Attempt> {
     const changes = attemptChanges(params);
     return this.write(true, () => {
-      const rollout = this.requireRollout(rolloutId);
+      const rollout = this.ops.requireRollout(rolloutId);
       const latest = this.backend.getLatestAttempt(rolloutId);
       if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
       const attempt =
         attemptId === 'latest' ? latest : this.backend.getAttempt(rolloutId, attemptId);
       if (!attempt)
         throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
-      return this.applyAttemptUpdate(
+      return this.ops.applyAttemptUpdate(
         rollout,
         attempt,
         attempt.attempt_id === latest.attempt_id,
@@ -366,7 +358,7 @@ export abstract class BaseLightningStore implements LightningStore {
     if (!Array.isArray(spans)) throw p.invalid('spans', 'expected a list');
     for (const [i, span] of spans.entries())
       p.checkSpan(span, spans.length === 1 ? 'span' : `spans[${i}]`);
-    return this.write(false, () => this.insertSpans(spans));
+    return this.write(false, () => this.ops.insertSpans(spans));
   }
 
   async addOtelSpan(
@@ -379,10 +371,10 @@ export abstract class BaseLightningStore implements LightningStore {
       throw p.invalid('sequence_id', `expected an integer, got ${p.describe(sequenceId)}`);
     }
     return this.write(false, () => {
-      this.requireAttempt(rolloutId, attemptId);
+      this.ops.requireAttempt(rolloutId, attemptId);
       const seq = sequenceId ?? this.backend.allocateSequenceIds(rolloutId, 1);
       const converted = spanFromOtel(span, rolloutId, attemptId, seq);
-      return this.insertSpans([converted])[0] ?? null;
+      return this.ops.insertSpans([converted])[0] ?? null;
     });
   }
 
@@ -445,7 +437,7 @@ export abstract class BaseLightningStore implements LightningStore {
         ? undefined
         : p.optionalRecord('heartbeat_stats', params.heartbeat_stats);
     return this.write(false, () => {
-      const worker = this.worker(workerId);
+      const worker = this.ops.worker(workerId);
       worker.last_heartbeat_time = this.now();
       if (stats !== undefined) worker.heartbeat_stats = stats === null ? null : { ...stats };
       this.backend.putWorker(worker);
@@ -460,11 +452,11 @@ export abstract class BaseLightningStore implements LightningStore {
     this.ensureOpen();
     if (scan) this.scanForUnhealthyRollouts();
     const { result, finished } = this.backend.transaction(() => {
-      this.finishedInTx = [];
+      this.ops.finished = [];
       const value = fn();
-      return { result: value, finished: this.finishedInTx };
+      return { result: value, finished: this.ops.finished };
     });
-    this.finishedInTx = [];
+    this.ops.finished = [];
     if (finished.length > 0) this.waiters.notify(finished);
     return result;
   }
@@ -474,9 +466,6 @@ export abstract class BaseLightningStore implements LightningStore {
     if (scan) this.scanForUnhealthyRollouts();
     return this.backend.snapshot(fn);
   }
-
-  /** Rollout ids that reached a terminal status inside the current transaction (to wake waiters). */
-  private finishedInTx: string[] = [];
 
   private ensureOpen(): void {
     if (this.closed) throw new StoreClosedError('the store is closed');
@@ -490,202 +479,10 @@ export abstract class BaseLightningStore implements LightningStore {
     this.lastScanTime = now;
     this.scanning = true;
     try {
-      this.write(false, () => {
-        const running = this.backend.rolloutsWithStatus(['preparing', 'running']);
-        const latest = this.backend.latestAttempts(running.map((r) => r.rollout_id));
-        for (const rollout of running) {
-          const attempt = latest.get(rollout.rollout_id);
-          if (!attempt) continue;
-          const status = unhealthyStatus(attempt, rollout.config, now);
-          if (status) this.applyAttemptUpdate(rollout, attempt, true, { status });
-        }
-      });
+      this.write(false, () => this.ops.scanUnhealthyRollouts(now));
     } finally {
       this.scanning = false;
     }
-  }
-
-  private newRollout(
-    request: EnqueueRolloutRequest,
-    status: 'queuing' | 'preparing',
-    latestResourcesId: string | null,
-    label = 'rollout',
-  ): Rollout {
-    if (request == null || typeof request !== 'object' || !('input' in request)) {
-      throw p.invalid(`${label}.input`, 'is required');
-    }
-    const resourcesId =
-      p.optionalString(`${label}.resources_id`, request.resources_id) ?? latestResourcesId;
-    return {
-      rollout_id: generateRolloutId(),
-      input: request.input,
-      start_time: this.now(),
-      end_time: null,
-      mode: p.optionalOneOf(`${label}.mode`, request.mode, ['train', 'val', 'test'] as const),
-      resources_id: resourcesId,
-      status,
-      config: normalizeRolloutConfig(request.config, `${label}.config`),
-      metadata: { ...(p.optionalRecord(`${label}.metadata`, request.metadata) ?? {}) },
-    };
-  }
-
-  private newAttempt(
-    rolloutId: string,
-    sequenceId: number,
-    workerId: string | null,
-    now: number,
-  ): Attempt {
-    return {
-      rollout_id: rolloutId,
-      attempt_id: generateAttemptId(),
-      sequence_id: sequenceId,
-      start_time: now,
-      end_time: null,
-      status: 'preparing',
-      worker_id: workerId,
-      last_heartbeat_time: null,
-      metadata: null,
-    };
-  }
-
-  private requireRollout(rolloutId: string): Rollout {
-    const rollout = this.backend.getRollout(rolloutId);
-    if (!rollout) throw new NotFoundError(`rollout ${rolloutId} not found`);
-    return rollout;
-  }
-
-  private requireAttempt(rolloutId: string, attemptId: string): Attempt {
-    this.requireRollout(rolloutId);
-    const attempt = this.backend.getAttempt(rolloutId, attemptId);
-    if (!attempt)
-      throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
-    return attempt;
-  }
-
-  private worker(workerId: string): Worker {
-    return this.backend.getWorker(workerId) ?? newWorker(workerId);
-  }
-
-  private syncWorker(attempt: Attempt, dequeued: boolean): void {
-    if (!attempt.worker_id) return;
-    this.backend.putWorker(
-      syncWorkerWithAttempt(this.worker(attempt.worker_id), attempt, this.now(), dequeued),
-    );
-  }
-
-  /** Applies rollout field changes: end time on terminal statuses, re-enqueue on entering a queuing status. */
-  private applyRolloutUpdate(rollout: Rollout, changes: Partial<Rollout>): Rollout {
-    Object.assign(rollout, changes);
-    if (changes.status !== undefined) {
-      if (FINISHED_STATUSES.includes(changes.status)) {
-        rollout.end_time = this.now();
-        this.finishedInTx.push(rollout.rollout_id);
-      }
-      if (isQueuing(changes.status) && !this.backend.queueHas(rollout.rollout_id)) {
-        this.backend.pushQueue([rollout.rollout_id]);
-      }
-    }
-    this.backend.putRollout(rollout);
-    return rollout;
-  }
-
-  /** Applies attempt changes, propagates the status to the rollout when latest, and syncs the worker. */
-  private applyAttemptUpdate(
-    rollout: Rollout,
-    attempt: Attempt,
-    isLatest: boolean,
-    changes: Partial<Attempt>,
-  ): Attempt {
-    let syncWorker = false;
-    if (changes.worker_id !== undefined) {
-      attempt.worker_id = changes.worker_id;
-      syncWorker = Boolean(changes.worker_id);
-    }
-    if (changes.status !== undefined) {
-      attempt.status = changes.status;
-      if (changes.status === 'failed' || changes.status === 'succeeded')
-        attempt.end_time = this.now();
-      syncWorker ||= Boolean(attempt.worker_id);
-    }
-    if (changes.last_heartbeat_time !== undefined)
-      attempt.last_heartbeat_time = changes.last_heartbeat_time;
-    if (changes.metadata !== undefined) attempt.metadata = changes.metadata;
-    this.backend.putAttempt(attempt);
-    if (isLatest) {
-      const status = rolloutStatusFromAttempt(attempt, rollout.config);
-      if (status !== rollout.status) this.applyRolloutUpdate(rollout, { status });
-    }
-    if (syncWorker) this.syncWorker(attempt, false);
-    return attempt;
-  }
-
-  /** Inserts spans (rollout and attempt must exist) and treats them as heartbeats of their attempts. */
-  private insertSpans(spans: Span[]): Span[] {
-    const groups = new Map<string, { rolloutId: string; attemptId: string; maxSeq: number }>();
-    for (const span of spans) {
-      const key = `${span.rollout_id}\u0000${span.attempt_id}`;
-      const group = groups.get(key);
-      if (group) group.maxSeq = Math.max(group.maxSeq, span.sequence_id);
-      else
-        groups.set(key, {
-          rolloutId: span.rollout_id,
-          attemptId: span.attempt_id,
-          maxSeq: span.sequence_id,
-        });
-    }
-    for (const { rolloutId, attemptId } of groups.values())
-      this.requireAttempt(rolloutId, attemptId);
-    for (const { rolloutId, maxSeq } of groups.values())
-      this.backend.raiseSequenceId(rolloutId, maxSeq);
-    const inserted = this.backend.insertSpans(spans);
-    const stored = spans.filter((_, i) => inserted[i]);
-    const heartbeats = new Set(stored.map((s) => `${s.rollout_id}\u0000${s.attempt_id}`));
-    for (const key of heartbeats) {
-      const { rolloutId, attemptId } = groups.get(key)!;
-      this.onAttemptHeartbeat(rolloutId, attemptId);
-    }
-    return stored;
-  }
-
-  /** A span arrived: preparing/unresponsive attempts run again; a latest attempt's rollout starts running. */
-  private onAttemptHeartbeat(rolloutId: string, attemptId: string): void {
-    const attempt = this.backend.getAttempt(rolloutId, attemptId)!;
-    attempt.last_heartbeat_time = this.now();
-    if (attempt.status === 'preparing' || attempt.status === 'unresponsive')
-      attempt.status = 'running';
-    this.backend.putAttempt(attempt);
-    const latest = this.backend.getLatestAttempt(rolloutId);
-    const rollout = this.backend.getRollout(rolloutId)!;
-    // Upstream checks ["preparing", "queueing", "requeuing"]; its "queueing" typo means a queuing rollout is
-    // left alone, and we keep that behaviour.
-    if (
-      latest?.attempt_id === attemptId &&
-      (rollout.status === 'preparing' || rollout.status === 'requeuing')
-    ) {
-      rollout.status = 'running';
-      this.backend.putRollout(rollout);
-    }
-  }
-
-  private withLatestAttempts(rollouts: Rollout[]): Array<Rollout | AttemptedRollout> {
-    if (rollouts.length === 0) return [];
-    const latest = this.backend.latestAttempts(rollouts.map((r) => r.rollout_id));
-    return rollouts.map((rollout) => {
-      const attempt = latest.get(rollout.rollout_id);
-      return attempt ? { ...rollout, attempt } : rollout;
-    });
-  }
-
-  /** Moves finished rollouts into `finished` and returns the ids still pending (unknown ids are dropped, as upstream). */
-  private collectFinished(ids: string[], finished: Map<string, Rollout>): string[] {
-    const pending: string[] = [];
-    for (const id of ids) {
-      const rollout = this.backend.getRollout(id);
-      if (!rollout) continue;
-      if (isFinished(rollout.status)) finished.set(id, rollout);
-      else pending.push(id);
-    }
-    return pending;
   }
 }
 
