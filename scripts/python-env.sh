@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Creates the Python environment used by the interop tests (upstream agentlightning 0.3.0).
-# Idempotent: does nothing when /work/main/.venv already has the pinned versions.
-# Usage: bash scripts/python-env.sh            (quiet; exits non-zero with the pip log on failure)
+# Creates the Python environments used by the interop tests.
+#   bash scripts/python-env.sh            upstream agentlightning 0.3.0 in .venv (idempotent)
+#   bash scripts/python-env.sh trainers   the real trainers (TRL, verl, openpipe-art, CPU training) from
+#                                         scripts/python/trainers.txt, see scripts/python/README.md
+# Quiet; exits non-zero with the pip log on failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [[ $# -gt 0 && "$1" != "upstream" ]]; then
+  exec bash "$ROOT/scripts/python/named-env.sh" "$@"
+fi
 VENV="${ARCLIGHT_VENV:-$ROOT/.venv}"
 PYTHON_BIN="${PYTHON:-python3}"
 # Pinned requirements: upstream under test + what the interop scripts import directly.
@@ -21,7 +26,7 @@ REQUIREMENTS=(
   "opentelemetry-exporter-otlp-proto-grpc==$OTEL_VERSION"
   "opentelemetry-exporter-otlp-proto-common==$OTEL_VERSION"
   "opentelemetry-proto==$OTEL_VERSION"
-  # @arclight/export's format validator (packages/export/test/python/validate_exports.py) reads Parquet with
+  # @arclight/export's format validator (packages/export/test/interop/python/validate_exports.py) reads Parquet with
   # pyarrow and loads the JSONL datasets the way TRL does (datasets.load_dataset("json")).
   "pyarrow==26.0.1"
   "datasets==5.2.0"

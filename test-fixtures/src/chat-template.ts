@@ -77,14 +77,17 @@ export function assistantSegments(
   return segments;
 }
 
-export function renderAssistant(message: ChatMessage): string {
+/** The segments of an assistant message as the generator produced them (see `assistantSegments`). */
+function assistantMessageSegments(message: ChatMessage): string[] {
   const calls = (message.tool_calls ?? []).map((c) => ({
     name: c.function?.name ?? '',
     arguments: c.function?.arguments ?? '{}',
   }));
-  return assistantSegments(contentText(message.content), calls)
-    .map((s) => s.text)
-    .join('');
+  return assistantSegments(contentText(message.content), calls).map((s) => s.text);
+}
+
+export function renderAssistant(message: ChatMessage): string {
+  return assistantMessageSegments(message).join('');
 }
 
 function toolsSystemBlock(system: string, tools: ToolDefinition[]): string {
@@ -104,8 +107,27 @@ export function renderChatTemplate(
   toolsInput: readonly ChatToolInput[] = [],
   options: ChatTemplateOptions = {},
 ): string {
+  return renderChatTemplateChunks(messages, toolsInput, options).join('');
+}
+
+/**
+ * The rendered prompt as chunks that are tokenized one by one: each assistant message's body is split into the
+ * segments the generator encoded it in (content, tool-call header, arguments, footer), so a reply's token ids
+ * reappear unchanged in the next turn's prompt — the prefix-preserving behaviour of real engines' templates
+ * (Token-In-Token-Out). The text is the same as rendering in one piece.
+ */
+export function renderChatTemplateChunks(
+  messages: readonly ChatMessage[],
+  toolsInput: readonly ChatToolInput[] = [],
+  options: ChatTemplateOptions = {},
+): string[] {
   const tools = normalizeTools(toolsInput);
+  const chunks: string[] = [];
   let out = '';
+  const flush = () => {
+    if (out !== '') chunks.push(out);
+    out = '';
+  };
   let rest = messages;
   const first = messages[0];
   const firstIsSystem = first?.role === 'system' || first?.role === 'developer';
@@ -121,10 +143,16 @@ export function renderChatTemplate(
       if (rest[i + 1]?.role !== 'tool') out += '<|im_end|>\n';
       return;
     }
-    const body =
-      message.role === 'assistant' ? renderAssistant(message) : contentText(message.content);
-    out += `<|im_start|>${message.role}\n${body}<|im_end|>\n`;
+    out += `<|im_start|>${message.role}\n`;
+    if (message.role === 'assistant') {
+      flush();
+      chunks.push(...assistantMessageSegments(message).filter((text) => text !== ''));
+    } else {
+      out += contentText(message.content);
+    }
+    out += '<|im_end|>\n';
   });
   if (options.addGenerationPrompt !== false) out += '<|im_start|>assistant\n';
-  return out;
+  flush();
+  return chunks;
 }

@@ -23,6 +23,8 @@ export {
 } from './recordings.js';
 export { DEFAULT_MODEL, LEGACY_DEFAULT_MAX_TOKENS, responsesMessages } from './requests.js';
 export * from './responders/index.js';
+export * from './room-selector-task/rooms.js';
+export * from './room-selector-task/tasks.js';
 export {
   DEFAULT_CREATED,
   type FixtureLlm,

@@ -82,12 +82,18 @@ export function chatRequest(body: JsonObject, meta: RequestMeta): FixtureRequest
   });
   const messages = raw as ChatMessage[];
   const tools = normalizeTools(Array.isArray(body.tools) ? body.tools : []);
-  return finish('chat.completions', body, meta, {
-    messages,
-    tools,
-    maxTokens: optionalInt(body, 'max_completion_tokens') ?? optionalInt(body, 'max_tokens'),
-    prompt: meta.tokenizer.render(messages, tools),
-  });
+  return finish(
+    'chat.completions',
+    body,
+    meta,
+    {
+      messages,
+      tools,
+      maxTokens: optionalInt(body, 'max_completion_tokens') ?? optionalInt(body, 'max_tokens'),
+      prompt: meta.tokenizer.render(messages, tools),
+    },
+    meta.tokenizer.encodeChat(messages, tools),
+  );
 }
 
 /** Converts Responses `input` items (+ `instructions`) into chat messages. */
@@ -131,12 +137,18 @@ export function responsesRequest(body: JsonObject, meta: RequestMeta): FixtureRe
   const tools = normalizeTools(
     Array.isArray(body.tools) ? body.tools.filter((t) => isObject(t) && t.type === 'function') : [],
   );
-  return finish('responses', body, meta, {
-    messages,
-    tools,
-    maxTokens: optionalInt(body, 'max_output_tokens'),
-    prompt: meta.tokenizer.render(messages, tools),
-  });
+  return finish(
+    'responses',
+    body,
+    meta,
+    {
+      messages,
+      tools,
+      maxTokens: optionalInt(body, 'max_output_tokens'),
+      prompt: meta.tokenizer.render(messages, tools),
+    },
+    meta.tokenizer.encodeChat(messages, tools),
+  );
 }
 
 /** One FixtureRequest per legacy prompt (a string, strings, token ids, or lists of token ids). */

@@ -2,7 +2,11 @@
 // whitespace pieces (GPT-style, a leading space sticks to the following word); each piece is then cut into
 // chunks of up to three ASCII characters or a single non-ASCII code point. Every chunk maps to an id by
 // arithmetic alone, so any id list decodes back without state: decode(encode(x)) === x for every string.
-import { type ChatTemplateOptions, renderChatTemplate } from './chat-template.js';
+import {
+  type ChatTemplateOptions,
+  renderChatTemplate,
+  renderChatTemplateChunks,
+} from './chat-template.js';
 import type { ChatMessage, ChatToolInput } from './types.js';
 
 /** Special tokens, recognised literally in text by `encode` and rendered by the chat template. */
@@ -169,12 +173,17 @@ export class FixtureTokenizer {
     return renderChatTemplate(messages, tools, options);
   }
 
-  /** `encode(render(messages, tools))`: the prompt token ids a chat request produces. */
+  /**
+   * The prompt token ids a chat request produces: the rendered text, with each assistant message encoded in the
+   * segments it was generated in (so a turn's prompt + reply ids are a prefix of the next turn's prompt ids).
+   */
   encodeChat(
     messages: readonly ChatMessage[],
     tools?: readonly ChatToolInput[],
     options?: ChatTemplateOptions,
   ): number[] {
-    return this.encode(this.render(messages, tools, options));
+    return renderChatTemplateChunks(messages, tools, options).flatMap((chunk) =>
+      this.encode(chunk),
+    );
   }
 }

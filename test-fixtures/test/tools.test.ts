@@ -72,6 +72,42 @@ describe('tool calling responder', () => {
     expect(choice.token_ids!.at(-1)).toBe(IM_END_ID);
   });
 
+  it('renders a generated tool call with the same tokens in the next prompt (prefix-preserving)', async () => {
+    const first = await env.client.chat.completions.create({
+      model: 'fixture-tools',
+      messages: ask,
+      tools: [weatherTool],
+      ...RETURN_IDS,
+    });
+    const choice = first.choices[0] as Choice;
+    const call = choice.message.tool_calls![0]!;
+    const followUp = await env.client.chat.completions.create({
+      model: 'fixture-tools',
+      tools: [weatherTool],
+      messages: [
+        ...ask,
+        choice.message as ChatCompletionMessageParam,
+        { role: 'tool', tool_call_id: call.id, content: '{"temp": 21}' },
+      ],
+      ...RETURN_IDS,
+    });
+    const promptIds = (r: unknown) => (r as { prompt_token_ids: number[] }).prompt_token_ids;
+    const next = promptIds(followUp);
+    const turn = [...promptIds(first), ...choice.token_ids!];
+    expect(turn.length).toBeGreaterThan(promptIds(first).length);
+    expect(next.slice(0, turn.length)).toEqual(turn);
+    expect(tok.decode(next)).toBe(
+      tok.render(
+        [
+          { role: 'user', content: 'Weather in Paris?' },
+          choice.message as never,
+          { role: 'tool', tool_call_id: call.id, content: '{"temp": 21}' },
+        ],
+        [weatherTool],
+      ),
+    );
+  });
+
   it('streams a tool call: id + name first, then argument fragments', async () => {
     const plain = await env.client.chat.completions.create({
       model: 'fixture-tools',

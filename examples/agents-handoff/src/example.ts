@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TracerTraceToTriplet } from '@arclight/adapter';
 import type { Span, Triplet } from '@arclight/core';
-import { LightningTracingProcessor } from '@arclight/openai-agents';
+import { LightningTracingProcessor } from '@arclight/instrumentation-openai-agents';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { SqliteLightningStore } from '@arclight/store';
 import { OpenAIProvider, Runner, setTraceProcessors } from '@openai/agents';

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Span } from '@arclight/core';
-import { getRewardValue } from '@arclight/otel';
+import { getRewardValue, type Span } from '@arclight/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExampleResult, main, runExample } from '../src/example.js';
 import { TASKS } from '../src/tasks.js';

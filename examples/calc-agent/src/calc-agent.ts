@@ -1,5 +1,5 @@
-import type { TracerSource } from '@arclight/ai-sdk';
-import { arclightTelemetry } from '@arclight/ai-sdk';
+import type { TracerSource } from '@arclight/instrumentation-ai-sdk';
+import { arclightTelemetry } from '@arclight/instrumentation-ai-sdk';
 import { generateText, jsonSchema, type LanguageModel, stepCountIs, tool } from 'ai';
 import { ANSWER_FORMAT, extractAnswer } from './answer.js';
 import { evaluate, formatNumber } from './calculator.js';

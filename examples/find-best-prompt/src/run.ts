@@ -1,5 +1,5 @@
 import { LLM } from '@arclight/core';
-import { instrumentOpenAI, type Uninstrument } from '@arclight/openai';
+import { instrumentOpenAI, type Uninstrument } from '@arclight/instrumentation-openai';
 import { LightningTracer } from '@arclight/otel';
 import { InMemoryLightningStore, type LightningStore } from '@arclight/store';
 import { startFixtureLlm } from '@arclight/test-fixtures';

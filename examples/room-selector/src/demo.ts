@@ -1,9 +1,11 @@
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TraceToMessages } from '@arclight/adapter';
-import { type AlgorithmLogger, APO } from '@arclight/algorithms';
+import { APO } from '@arclight/algorithms';
+import { LightningStoreClient } from '@arclight/client';
+import type { Logger } from '@arclight/core';
 import { type ExportSummary, exportFromStore } from '@arclight/export';
-import { instrumentOpenAI, type Uninstrument } from '@arclight/openai';
+import { instrumentOpenAI, type Uninstrument } from '@arclight/instrumentation-openai';
 import { LightningTracer } from '@arclight/otel';
 import { type LightningStore, SqliteLightningStore } from '@arclight/store';
 import { isRunnerProcess, Trainer } from '@arclight/trainer';
@@ -16,6 +18,11 @@ import { loadRoomTasks, type RoomSelectionTask, splitTrainVal } from './tasks.js
 export interface DemoOptions {
   /** Where the store, exports, best prompt and logs go. Default `./room-selector-run`. */
   outDir?: string;
+  /**
+   * A running store server to use instead of the SQLite file in `outDir` (e.g. `arclight store --backend
+   * postgres --workers 2`); the runners and the export talk to it over HTTP.
+   */
+  storeUrl?: string;
   /** Runners (default 4). */
   nRunners?: number;
   /** `in-process` (default): runners are tasks of this process; `client-server`: runner processes over HTTP. */
@@ -33,6 +40,8 @@ export interface DemoOptions {
   format?: string;
   /** Use the simulated model even when OPENAI_* is set. */
   offline?: boolean;
+  /** Use the real offline model (SmolLM2-135M-Instruct on the CPU) instead of the simulated one. */
+  realModel?: boolean;
   env?: DemoEnv;
   out?: Output;
   /** Stop gracefully on Ctrl+C (default true). */
@@ -41,6 +50,8 @@ export interface DemoOptions {
 
 export interface DemoSummary {
   simulated: boolean;
+  /** `simulated`, `real-offline` (--real-model) or `api`. */
+  model_kind: string;
   model: string;
   strategy: string;
   runners: number;
@@ -57,7 +68,7 @@ const removeOld = (dir: string, names: string[]) => {
 };
 
 /** Appends upstream-style log lines (`time [LEVEL] message`) to a file. */
-function fileLogger(path: string): AlgorithmLogger & { close(): Promise<void> } {
+function fileLogger(path: string): Logger & { close(): Promise<void> } {
   const stream = createWriteStream(path, { flags: 'w' });
   const write = (level: string, message: string) =>
     stream.write(`${new Date().toISOString()} [${level}] ${message}\n`);
@@ -79,7 +90,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoSummary> {
   const out = options.out ?? process.stdout;
   const runner = isRunnerProcess();
   const outDir = resolve(options.outDir ?? 'room-selector-run');
-  const storePath = join(outDir, 'arclight.sqlite');
+  const storePath = options.storeUrl ?? join(outDir, 'arclight.sqlite');
   const tasks = options.tasks ?? loadRoomTasks();
   const { train, val } = splitTrainVal(tasks);
   const strategy = options.strategy ?? 'in-process';
@@ -89,8 +100,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoSummary> {
   let model: ModelSetup | null = null;
   if (!runner) {
     mkdirSync(outDir, { recursive: true });
-    removeOld(outDir, ['arclight.sqlite', 'arclight.sqlite-wal', 'arclight.sqlite-shm']);
-    model = await setupModel(env, options.offline);
+    if (!options.storeUrl)
+      removeOld(outDir, ['arclight.sqlite', 'arclight.sqlite-wal', 'arclight.sqlite-shm']);
+    model = await setupModel(env, options.offline, options.realModel);
     // Runner processes inherit the environment: tell them whether to ask the server for token ids.
     if (strategy === 'client-server') {
       process.env.ARCLIGHT_REQUEST_TOKEN_IDS = model.requestTokenIds ? '1' : '0';
@@ -116,7 +128,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoSummary> {
 
   let uninstrument: Uninstrument | undefined;
   const requestTokenIds = model?.requestTokenIds ?? env.ARCLIGHT_REQUEST_TOKEN_IDS !== '0';
-  const store = runner ? undefined : new SqliteLightningStore({ path: storePath });
+  const store: LightningStore | undefined = runner
+    ? undefined
+    : options.storeUrl
+      ? new LightningStoreClient(options.storeUrl)
+      : new SqliteLightningStore({ path: storePath });
   const trainer = new Trainer<RoomSelectionTask>({
     nRunners,
     strategy,
@@ -180,7 +196,7 @@ interface FinishContext {
   model: ModelSetup;
   apo: APO<RoomSelectionTask>;
   progress: ApoProgress;
-  store: SqliteLightningStore;
+  store: LightningStore;
   outDir: string;
   storePath: string;
   strategy: string;
@@ -215,6 +231,7 @@ async function finish(options: DemoOptions, ctx: FinishContext): Promise<DemoSum
   const summaryPath = join(outDir, 'summary.json');
   const summary: DemoSummary = {
     simulated: model.simulated,
+    model_kind: model.kind,
     model: model.llm.model,
     strategy: ctx.strategy,
     runners: ctx.nRunners,
@@ -240,15 +257,27 @@ async function finish(options: DemoOptions, ctx: FinishContext): Promise<DemoSum
     );
   }
   progress.line(
-    `Store (SQLite): ${ctx.storePath}  — serve it: npx arclight store --db ${ctx.storePath}`,
+    options.storeUrl
+      ? `Store (server): ${ctx.storePath}  — export again: npx arclight export --store ${ctx.storePath} --format triplets --out triplets.jsonl`
+      : `Store (SQLite): ${ctx.storePath}`,
   );
   progress.line(`Best prompt: ${bestPromptPath}`);
   progress.line(`APO log: ${summary.files.log}`);
   progress.line(`Summary: ${summaryPath}`);
   if (model.simulated) {
     progress.line(
-      'Note: this run used the SIMULATED offline model; set OPENAI_BASE_URL/OPENAI_API_KEY for a real one.',
+      'Note: this run used the SIMULATED offline model; --real-model runs a real 135M model offline, and ' +
+        'OPENAI_BASE_URL/OPENAI_API_KEY use any OpenAI-compatible one.',
+    );
+  } else if (model.kind === 'real-offline') {
+    progress.line(
+      'Note: this run used a REAL 135M-parameter model on the CPU. Its low rewards are what such a small model ' +
+        'does on this task; the traces, token ids and exports are those of a real engine.',
     );
   }
+  // Last: how to look at this run in the dashboard (served by the store at its root).
+  progress.line(
+    `See this run in the dashboard: npx arclight store --db ${ctx.storePath}  then open http://127.0.0.1:4747/`,
+  );
   return summary;
 }

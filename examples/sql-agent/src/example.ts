@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TracerTraceToTriplet } from '@arclight/adapter';
-import { ArclightCallbackHandler } from '@arclight/langchain';
-import { instrumentOpenAI } from '@arclight/openai';
+import { ArclightCallbackHandler } from '@arclight/instrumentation-langchain';
+import { instrumentOpenAI } from '@arclight/instrumentation-openai';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { SqliteLightningStore } from '@arclight/store';
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';

@@ -1,12 +1,6 @@
-export {
-  findFinalReward,
-  findRewardSpans,
-  getRewardsFromSpan,
-  getRewardValue,
-  isRewardSpan,
-} from '@arclight/core';
-export type { Adapter } from './adapter.js';
-export { type LightningRLOptions, lastReward, lightningRL } from './lightning-rl.js';
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
+export { type LightningRLOptions, lightningRL } from './lightning-rl.js';
 export type {
   ChatAssistantMessage,
   ChatContentMessage,
@@ -27,7 +21,6 @@ export {
   type LlmCall,
 } from './triplet/llm-calls.js';
 export { matchRewards, RewardMatchPolicy } from './triplet/match-rewards.js';
-export { type TraceSource, toStoredSpans } from './triplet/source-spans.js';
 export {
   extractPromptImageUrls,
   PROMPT_TOKEN_ID_KEYS,
@@ -39,8 +32,10 @@ export {
 export {
   DEFAULT_LLM_CALL_MATCH,
   TracerTraceToTriplet,
+  type TraceSource,
   TraceToTriplet,
   type TraceToTripletOptions,
+  toStoredSpans,
 } from './triplet/trace-to-triplet.js';
 export {
   buildTraceTree,

@@ -1,4 +1,4 @@
-import { type Triplet, ValidationError } from '@arclight/core';
+import { findFinalTripletReward, type Triplet, ValidationError } from '@arclight/core';
 
 /** Options of {@link lightningRL}. */
 export interface LightningRLOptions {
@@ -37,20 +37,12 @@ export function lightningRL(
     throw new ValidationError(`fillna: expected a finite number, got ${String(options.fillna)}`);
   }
   const final =
-    (options.finalReward === undefined ? lastReward(triplets) : options.finalReward) ?? fillna;
+    (options.finalReward === undefined ? findFinalTripletReward(triplets) : options.finalReward) ??
+    fillna;
   const last = triplets.length - 1;
   return triplets.map((triplet, t) => {
     const assigned = gamma === 1 ? final : final * gamma ** (last - t);
     const reward = options.perCallRewards && triplet.reward !== null ? triplet.reward : assigned;
     return { ...triplet, reward };
   });
-}
-
-/** Upstream VERL daemon: the last non-null triplet reward, searching backwards; `null` when none. */
-export function lastReward(triplets: readonly Triplet[]): number | null {
-  for (let i = triplets.length - 1; i >= 0; i--) {
-    const reward = triplets[i]!.reward;
-    if (reward !== null && reward !== undefined) return reward;
-  }
-  return null;
 }

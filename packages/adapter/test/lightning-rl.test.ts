@@ -1,6 +1,6 @@
-import type { Triplet } from '@arclight/core';
+import { findFinalTripletReward, type Triplet } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
-import { lastReward, lightningRL } from '../src/index.js';
+import { lightningRL } from '../src/index.js';
 
 const triplets = (rewards: (number | null)[]): Triplet[] =>
   rewards.map((reward, i) => ({
@@ -14,7 +14,7 @@ const rewardsOf = (ts: Triplet[]) => ts.map((t) => t.reward);
 describe('lightningRL', () => {
   it('gives every transition the final reward: the last matched one, as the VERL daemon finds it', () => {
     const input = triplets([0.2, null, 0.9, null]);
-    expect(lastReward(input)).toBe(0.9);
+    expect(findFinalTripletReward(input)).toBe(0.9);
     expect(rewardsOf(lightningRL(input))).toEqual([0.9, 0.9, 0.9, 0.9]);
     expect(rewardsOf(input)).toEqual([0.2, null, 0.9, null]); // input unchanged
     expect(lightningRL(input)[1]!.prompt).toBe(input[1]!.prompt);

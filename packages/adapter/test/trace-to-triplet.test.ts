@@ -1,11 +1,6 @@
-import { ValidationError } from '@arclight/core';
+import { findFinalReward, ValidationError } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
-import {
-  findFinalReward,
-  RewardMatchPolicy,
-  TracerTraceToTriplet,
-  TraceToTriplet,
-} from '../src/index.js';
+import { RewardMatchPolicy, TracerTraceToTriplet, TraceToTriplet } from '../src/index.js';
 import { llm, makeSpans, rewardAttrs } from './support/build-spans.js';
 
 const CHAT = 'openai.chat.completion';

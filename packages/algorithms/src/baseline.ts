@@ -1,14 +1,17 @@
 import {
+  type Algorithm,
+  type AlgorithmContext,
   type Attempt,
   findFinalReward,
+  interruptibleSleep,
+  type Logger,
   type Rollout,
   type RolloutMode,
+  resolveLogger,
   type Span,
   ValidationError,
+  verboseConsoleLogger,
 } from '@arclight/core';
-import { interruptibleSleep } from '@arclight/runner';
-import type { Algorithm, AlgorithmContext } from '@arclight/trainer';
-import { type AlgorithmLogger, resolveAlgorithmLogger } from './logger.js';
 import { AlgorithmStopped, latestAttemptSpans } from './rollout-batch.js';
 
 export type SpanVerbosity = 'keys' | 'key_values' | 'none';
@@ -23,7 +26,7 @@ export interface BaselineOptions {
   /** Span lines per finished rollout: attribute keys, keys and values, or none. Default `keys`. */
   spanVerbosity?: SpanVerbosity;
   /** Default: the console; `null` silences. */
-  logger?: AlgorithmLogger | null;
+  logger?: Logger | null;
 }
 
 /** One finished rollout of a baseline run. */
@@ -59,7 +62,7 @@ export class Baseline implements Algorithm {
   private readonly pollInterval: number;
   private readonly maxQueueLength: number;
   private readonly spanVerbosity: SpanVerbosity;
-  private readonly logger: AlgorithmLogger;
+  private readonly logger: Logger;
   private warnedNoAdapter = false;
 
   constructor(options: BaselineOptions = {}) {
@@ -67,7 +70,7 @@ export class Baseline implements Algorithm {
     this.pollInterval = options.pollInterval ?? 1;
     this.maxQueueLength = options.maxQueueLength ?? 4;
     this.spanVerbosity = options.spanVerbosity ?? 'keys';
-    this.logger = resolveAlgorithmLogger(options.logger);
+    this.logger = resolveLogger(options.logger, verboseConsoleLogger);
     if (!Number.isInteger(this.nEpochs) || this.nEpochs < 1) {
       throw new ValidationError(
         `nEpochs: expected a positive integer, got ${String(this.nEpochs)}`,

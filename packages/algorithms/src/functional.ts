@@ -1,5 +1,4 @@
-import { ValidationError } from '@arclight/core';
-import type { Algorithm, AlgorithmContext } from '@arclight/trainer';
+import { type Algorithm, type AlgorithmContext, ValidationError } from '@arclight/core';
 
 /** The body of a functional algorithm: receives everything the trainer provides, in one object. */
 export type AlgorithmFunction<T = unknown> = (ctx: AlgorithmContext<T>) => Promise<void> | void;

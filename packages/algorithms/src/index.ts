@@ -1,4 +1,5 @@
-export type { Algorithm, AlgorithmContext, Dataset, TraceAdapter } from './algorithm.js';
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export { APO } from './apo/apo.js';
 export type { APOEvent, APOPromptScore, APORound } from './apo/events.js';
 export { type RolloutResultForAPO, renderExperiments } from './apo/experiments.js';
@@ -26,11 +27,6 @@ export {
   algo,
   FunctionalAlgorithm,
 } from './functional.js';
-export {
-  type AlgorithmLogger,
-  consoleAlgorithmLogger,
-  resolveAlgorithmLogger,
-} from './logger.js';
 export { SeededRandom } from './random.js';
 export {
   AlgorithmStopped,

@@ -1,6 +1,4 @@
-import type { Rollout, Span } from '@arclight/core';
-import { interruptibleSleep } from '@arclight/runner';
-import type { LightningStore } from '@arclight/store';
+import { interruptibleSleep, type LightningStore, type Rollout, type Span } from '@arclight/core';
 
 /** Thrown inside algorithms when their stop signal aborts; `run()` catches it and returns. */
 export class AlgorithmStopped extends Error {

@@ -1,7 +1,7 @@
-import { PromptTemplate, type Span, ValidationError } from '@arclight/core';
+import { type AlgorithmContext, PromptTemplate, type Span, ValidationError } from '@arclight/core';
 import { rollout } from '@arclight/runner';
 import { InMemoryLightningStore } from '@arclight/store';
-import { type AlgorithmContext, Trainer } from '@arclight/trainer';
+import { Trainer } from '@arclight/trainer';
 import { describe, expect, it } from 'vitest';
 import { algo, FunctionalAlgorithm, waitForFinished } from '../src/index.js';
 

@@ -1,9 +1,9 @@
-import { PromptTemplate, type Span } from '@arclight/core';
+import { type Logger, PromptTemplate, type Span } from '@arclight/core';
 import { rollout } from '@arclight/runner';
 import { InMemoryLightningStore, type LightningStore } from '@arclight/store';
 import { Trainer } from '@arclight/trainer';
 import { describe, expect, it } from 'vitest';
-import { type AlgorithmLogger, Baseline } from '../src/index.js';
+import { Baseline } from '../src/index.js';
 
 interface Task {
   n: number;
@@ -16,7 +16,7 @@ const agent = rollout<Task>(async (task, { promptTemplate }) => {
   return task.n % 2;
 });
 
-function capture(): AlgorithmLogger & { lines: string[] } {
+function capture(): Logger & { lines: string[] } {
   const lines: string[] = [];
   return {
     lines,

@@ -1,3 +1,5 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export { type ExportCommandOptions, registerExportCommand } from './commands/export.js';
 export { formatSummary, runExport } from './commands/export-run.js';
 export {

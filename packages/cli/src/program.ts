@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExportCommand } from './commands/export.js';
+import { registerGatewayCommand } from './commands/gateway.js';
 import { registerStoreCommand } from './commands/store.js';
 
 function packageVersion(): string {
@@ -19,5 +21,7 @@ export function createProgram(): Command {
     .version(packageVersion(), '-v, --version');
   registerStoreCommand(program);
   registerExportCommand(program);
+  registerDoctorCommand(program);
+  registerGatewayCommand(program);
   return program;
 }

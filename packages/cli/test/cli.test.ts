@@ -25,6 +25,13 @@ describe('arclight --help', () => {
       '--token',
       '--cors-origin',
       '--body-limit',
+      '--metrics',
+      '--tracker',
+      '--read-only',
+      '--memory-cap',
+      '--max-spans-per-request',
+      '--max-depth',
+      '--max-decompressed-size',
     ]) {
       expect(result.stdout).toContain(flag);
     }
@@ -41,6 +48,9 @@ describe('bad flag values exit non-zero with a one-line reason', () => {
     [['store', '--backend', 'redis'], /--backend.*'redis' is invalid.*memory, sqlite/],
     [['store', '--body-limit', 'lots'], /--body-limit.*'lots' is invalid/],
     [['store', '--log-level', 'loud'], /--log-level.*'loud' is invalid/],
+    [['store', '--max-depth', '0'], /--max-depth.*'0' is invalid.*positive integer/],
+    [['store', '--memory-cap', 'lots'], /--memory-cap.*'lots' is invalid/],
+    [['store', '--tracker', 'datadog'], /--tracker.*'datadog' is invalid/],
     [['store', '--bogus'], /unknown option '--bogus'/],
   ];
   it.each(cases)('%j', async (args, message) => {
@@ -58,7 +68,7 @@ describe('arclight store', () => {
     const cli = runCli(['store', '--backend', 'memory', '--port', '0']);
     const line = await cli.startupLine;
     expect(line).toMatch(
-      /^Arclight LightningStore listening on http:\/\/127\.0\.0\.1:\d+ \(backend: memory\)$/,
+      /^Arclight LightningStore listening on http:\/\/127\.0\.0\.1:\d+ \(backend: memory\) — dashboard: http:\/\/127\.0\.0\.1:\d+\/$/,
     );
     const url = await cli.url;
     const res = await fetch(`${url}${HEALTH}`);

@@ -142,7 +142,7 @@ describe('arclight export: arguments', { timeout: 30_000 }, () => {
   });
 });
 
-describe('arclight export --db', { timeout: 60_000 }, () => {
+describe('arclight export --db', { timeout: 240_000 }, () => {
   it('writes verl Parquet and prints the summary; no progress bar when stderr is not a TTY', async () => {
     const { dir, db } = await sqliteStoreFile();
     const out = join(dir, 'data', 'verl.parquet');
@@ -167,9 +167,9 @@ describe('arclight export --db', { timeout: 60_000 }, () => {
 
   it('--json prints the summary object; filters and adapter options apply', async () => {
     const { dir, db } = await sqliteStoreFile();
-    const run = async (args: string[]) => {
+    const run = async (args: string[], code = 0) => {
       const result = await runCliToEnd(['export', '--db', db, '--json', ...args]);
-      expect(result.code, result.stderr).toBe(0);
+      expect(result.code, result.stderr).toBe(code);
       return JSON.parse(result.stdout) as {
         rows: number;
         skipped_rollouts: Record<string, number>;
@@ -181,7 +181,7 @@ describe('arclight export --db', { timeout: 60_000 }, () => {
     expect(
       (await run(['--format', 'triplets', '--out', out, '--agent-match', '^helper$'])).rows,
     ).toBe(4);
-    const val = await run(['--format', 'triplets', '--out', out, '--mode', 'val']);
+    const val = await run(['--format', 'triplets', '--out', out, '--mode', 'val'], 2);
     expect(val).toMatchObject({ rows: 0, skipped_rollouts: { mode: 4, unfinished: 1 } });
     const running = await run([
       '--format',
@@ -192,10 +192,92 @@ describe('arclight export --db', { timeout: 60_000 }, () => {
       'preparing,running,succeeded',
     ]);
     expect(running.skipped_rollouts).toEqual({ no_spans: 1 });
-    const none = await run(['--format', 'triplets', '--out', out, '--llm-call-match', 'anthropic']);
+    const none = await run(
+      ['--format', 'triplets', '--out', out, '--llm-call-match', 'anthropic'],
+      2,
+    );
     expect(none.skipped_rollouts).toMatchObject({ no_llm_calls: 4 });
-    const later = await run(['--format', 'triplets', '--out', out, '--since', '2999-01-01']);
+    const later = await run(['--format', 'triplets', '--out', out, '--since', '2999-01-01'], 2);
     expect(later.skipped_rollouts.since).toBe(4);
+  });
+
+  it('0 rows: exit 2, per skip reason the count and the fix, no file; --allow-empty writes one', async () => {
+    const { dir, db } = await sqliteStoreFile();
+    const out = join(dir, 'empty.jsonl');
+    const empty = await runCliToEnd([
+      'export',
+      '--db',
+      db,
+      '--format',
+      'triplets',
+      '--out',
+      out,
+      '--mode',
+      'val',
+    ]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('arclight export: no rows for triplets from 5 rollout(s)');
+    expect(empty.stderr).toMatch(/4 rollout\(s\) skipped, mode: .*--mode/);
+    expect(empty.stderr).toMatch(/1 rollout\(s\) skipped, unfinished: .*--rollout-status running/);
+    expect(existsSync(out)).toBe(false);
+    const noIds = await runCliToEnd([
+      'export',
+      '--db',
+      db,
+      '--format',
+      'verl-parquet',
+      '--out',
+      out,
+      '--llm-call-match',
+      'anthropic',
+    ]);
+    expect(noIds.code).toBe(2);
+    expect(noIds.stderr).toMatch(/no_llm_calls: .*--llm-call-match/);
+    const allowed = await runCliToEnd([
+      'export',
+      '--db',
+      db,
+      '--format',
+      'triplets',
+      '--out',
+      out,
+      '--mode',
+      'val',
+      '--allow-empty',
+    ]);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(allowed.stdout).toMatch(/why skipped, and the fix:\n {4}- 4 rollout\(s\) skipped, mode/);
+  });
+
+  it('arclight doctor: per rollout calls, token ids, rewards, status and what an export would skip', async () => {
+    const { db } = await sqliteStoreFile();
+    const text = await runCliToEnd(['doctor', '--db', db]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('arclight doctor: 5 rollout(s)');
+    expect(text.stdout).toMatch(/succeeded +2 +2\/2 +0\/2 +2\/2 +0\/2 +1 +ok \/ ok/);
+    expect(text.stdout).toMatch(/preparing +0 .* skip: unfinished \/ skip: unfinished/);
+    expect(text.stdout).toMatch(/- unfinished \(1 rollout\(s\)\): .*--rollout-status running/);
+    const json = await runCliToEnd(['doctor', '--db', db, '--json']);
+    const report = JSON.parse(json.stdout) as {
+      rollouts: Array<{
+        status: string;
+        llm_calls: number;
+        calls_with_token_ids: number;
+        reward: number | null;
+      }>;
+    };
+    expect(report.rollouts).toHaveLength(5);
+    expect(
+      report.rollouts
+        .filter((r) => r.status === 'succeeded')
+        .map((r) => r.reward)
+        .sort(),
+    ).toEqual([0, 0, 1, 1]);
+    expect(report.rollouts.every((r) => r.calls_with_token_ids === r.llm_calls)).toBe(true);
+    const unmatched = await runCliToEnd(['doctor', '--db', db, '--llm-call-match', 'anthropic']);
+    expect(unmatched.code).toBe(1);
+    expect(unmatched.stdout).toMatch(/no_llm_calls \(4 rollout\(s\)\): .*--llm-call-match/);
   });
 
   it('draws a progress bar on a TTY (stderr), then clears it', async () => {

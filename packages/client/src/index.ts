@@ -1,3 +1,5 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export { LightningStoreClient } from './lightning-store-client.js';
 export type { LightningStoreClientOptions } from './options.js';
 export {

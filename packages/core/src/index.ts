@@ -1,14 +1,25 @@
+// First: on a Node.js older than 22.13 this throws ERR_ARCLIGHT_UNSUPPORTED_NODE before anything else loads.
+import './supported-node.js';
+
 export * from './attributes/python-json.js';
 export * from './attributes/python-values.js';
 export * from './attributes/unflatten.js';
+export * from './contracts/adapter.js';
+export * from './contracts/algorithm.js';
+export * from './contracts/lightning-store.js';
+export * from './diagnostics.js';
 export * from './errors.js';
 export * from './genai/index.js';
 export * from './ids.js';
 export * from './instrumentation-registry.js';
+export * from './logger.js';
 export * from './otel/otel-span-like.js';
 export * from './otel/span-from-otel.js';
-export * from './rewards/reward-readers.js';
+export * from './readers/message-object.js';
+export * from './readers/reward.js';
+export * from './readers/tags-links.js';
 export * from './schemas/common.js';
+export * from './schemas/fields.js';
 export { describeValue, formatPath, formatZodError, parseWith } from './schemas/format-error.js';
 export * from './schemas/paginated.js';
 export * from './schemas/resources.js';
@@ -17,8 +28,10 @@ export * from './schemas/span.js';
 export * from './schemas/triplet.js';
 export * from './schemas/worker.js';
 export * from './semconv.js';
+export * from './sleep.js';
 export * from './spans/create-span.js';
 export * from './spans/timestamp.js';
+export * from './supported-node.js';
 export * from './types/paginated.js';
 export * from './types/resources.js';
 export * from './types/rollout.js';

@@ -1,8 +1,10 @@
 /**
- * A process-wide record of which Arclight instrumentations are active, so that integrations can avoid
- * double counting: e.g. a LangChain chat-model span does not present itself as an LLM call when
- * `@arclight/openai` already records the underlying `openai.chat.completion` span (with token ids).
- * Kept on `globalThis` so that duplicate copies of this package in one process agree.
+ * A process-wide count of the copies each Arclight client instrumentation has patched (e.g. how many copies of
+ * `openai` `@arclight/instrumentation-openai` instruments). It is NOT how integrations decide which span is an
+ * LLM call — that is decided per call (`expectLlmCall` / `claimLlmCall` of `@arclight/instrumentation`), since
+ * an app and its frameworks often load different copies of a client. It only lets a framework integration tell
+ * the user that its copy is the uninstrumented one (`ARCLIGHT_UNINSTRUMENTED_CLIENT`). Kept on `globalThis`
+ * so that duplicate copies of this package in one process agree.
  */
 const REGISTRY = Symbol.for('arclight.instrumentation.registry');
 
@@ -22,7 +24,7 @@ export function markInstrumented(name: string, active: boolean): void {
   else counts.delete(name);
 }
 
-/** Whether the named instrumentation (e.g. `'openai'`) is active in this process. */
+/** Whether the named instrumentation (e.g. `'openai'`) has patched at least one copy in this process. */
 export function isInstrumented(name: string): boolean {
   return (registry().get(name) ?? 0) > 0;
 }

@@ -1,45 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
   coercePythonFloat,
-  filterAndUnflattenAttributes,
   findFinalReward,
+  findFinalTripletReward,
   findRewardSpans,
   getRewardsFromSpan,
   getRewardValue,
   isRewardSpan,
   parsePythonJson,
   pythonTruthy,
-  unflattenAttributes,
   ValidationError,
 } from '../src/index.js';
 
 const span = (attributes: Record<string, unknown>, name = 'agentlightning.annotation') => ({
   name,
   attributes,
-});
-
-describe('unflattenAttributes', () => {
-  it('rebuilds nesting; digit-keyed objects 0..n-1 become lists', () => {
-    expect(
-      unflattenAttributes({ 'a.b': 1, 'a.c.0': 2, 'a.c.1': 3, 'd.1': 'x', 'd.2': 'y' }),
-    ).toEqual({
-      a: { b: 1, c: [2, 3] },
-      d: { 1: 'x', 2: 'y' },
-    });
-    expect(unflattenAttributes({ '0': 'a', '1': 'b' })).toEqual(['a', 'b']);
-    expect(unflattenAttributes({ a: 1, 'a.b': 2 })).toEqual({ a: { b: 2 } });
-    expect(unflattenAttributes({ 'a.b': 2, a: 1 })).toEqual({ a: 1 });
-    expect(unflattenAttributes({ '__proto__.x': 1 })).toEqual(
-      JSON.parse('{"__proto__": {"x": 1}}'),
-    );
-    expect(() => unflattenAttributes({ '0': 'a', '01': 'b' })).toThrow(ValidationError);
-  });
-
-  it('filters by prefix and rejects a key equal to the prefix', () => {
-    expect(filterAndUnflattenAttributes({ 'p.x': 1, px: 2, q: 3 }, 'p')).toEqual({ x: 1 });
-    expect(filterAndUnflattenAttributes({ q: 3 }, 'p')).toEqual({});
-    expect(() => filterAndUnflattenAttributes({ p: 1 }, 'p')).toThrow(/equals the prefix/);
-  });
 });
 
 describe('Python value helpers', () => {
@@ -152,5 +127,15 @@ describe('reward readers', () => {
     expect(isRewardSpan(spans[1]!)).toBe(false);
     expect(findFinalReward(spans)).toBe(2);
     expect(findFinalReward([])).toBeNull();
+  });
+});
+
+describe('findFinalTripletReward', () => {
+  const triplet = (reward: number | null) => ({ prompt: {}, response: {}, reward, metadata: {} });
+  it('is the last non-null triplet reward, searching backwards (upstream VERL daemon)', () => {
+    expect(findFinalTripletReward([triplet(0.2), triplet(0.9), triplet(null)])).toBe(0.9);
+    expect(findFinalTripletReward([triplet(0), triplet(null)])).toBe(0);
+    expect(findFinalTripletReward([triplet(null)])).toBeNull();
+    expect(findFinalTripletReward([])).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ export interface Conversation {
   generated: Map<number, PreparedCall>;
   /** Messages before the first generated reply (the first call's prompt). */
   prompt_length: number;
-  /** Tools offered to the last call. */
+  /** Tools offered to any call of the conversation (by name, first definition wins, in first-seen order). */
   tools: ChatTool[];
 }
 
@@ -28,6 +28,13 @@ function startsWithKeys(prompt: ChatMessage[], keys: string[]): boolean {
   if (prompt.length < keys.length) return false;
   for (let i = 0; i < keys.length; i++) if (messageKey(prompt[i]!) !== keys[i]) return false;
   return true;
+}
+
+/** `a` plus the tools of `b` whose names `a` lacks. */
+function mergeTools(a: ChatTool[], b: ChatTool[]): ChatTool[] {
+  const names = new Set(a.map((t) => t.function.name));
+  const added = b.filter((t) => !names.has(t.function.name));
+  return added.length > 0 ? [...a, ...added] : a;
 }
 
 export function conversationsOf(calls: readonly PreparedCall[]): Conversation[] {
@@ -44,7 +51,7 @@ export function conversationsOf(calls: readonly PreparedCall[]): Conversation[] 
       current.calls.push(call);
       current.messages = [...call.prompt_messages, reply];
       current.generated.set(call.prompt_messages.length, call);
-      current.tools = call.tools;
+      current.tools = mergeTools(current.tools, call.tools);
     } else {
       current = {
         calls: [call],

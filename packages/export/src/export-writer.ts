@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ValidationError } from '@arclight/core';
+import { EmptyExportError } from './empty-export.js';
 import type { ExportFormat, FormatOptions } from './formats/format.js';
 import { formatByName } from './formats/registry.js';
 import { type PreparedRollout, prepareRollout } from './prepared.js';
@@ -27,6 +28,11 @@ export interface ExportOptions {
   rowGroupSize?: number;
   /** Task-grouped formats: task groups kept open at once (default 1024; 1 when input is task-ordered). */
   maxOpenGroups?: number;
+  /**
+   * Write an empty file instead of throwing `EmptyExportError` when no row is produced (default false: an empty
+   * training file is almost always a mistake, and trainers fail on it with unhelpful errors).
+   */
+  allowEmpty?: boolean;
 }
 
 function finiteOr(name: string, value: number | null | undefined, fallback: number): number {
@@ -55,6 +61,7 @@ export class ExportWriter {
   private readonly grouper: TaskGrouper<PreparedRollout> | null;
   private readonly sink: RowSink<Record<string, unknown>>;
   private readonly fillna: number;
+  private readonly allowEmpty: boolean;
   private finished = false;
 
   private constructor(
@@ -71,6 +78,7 @@ export class ExportWriter {
       minRewardGap: finiteOr('minRewardGap', options.minRewardGap, 0),
     };
     this.fillna = finiteOr('rewardFillna', options.rewardFillna, 0);
+    this.allowEmpty = options.allowEmpty === true;
     const maxOpen = positiveInt('maxOpenGroups', options.maxOpenGroups, 1024);
     this.grouper = format.grouping === 'task' ? new TaskGrouper(maxOpen) : null;
     const rowGroupSize = positiveInt('rowGroupSize', options.rowGroupSize, 1000);
@@ -141,11 +149,17 @@ export class ExportWriter {
     return this.summary.build();
   }
 
-  /** Flushes open groups and the file, renames it to `out`, and returns the summary. */
+  /**
+   * Flushes open groups and the file, renames it to `out`, and returns the summary. With no row written (and
+   * no `allowEmpty`) the partial file is deleted and `EmptyExportError` names the skip reasons and their fixes.
+   */
   async close(): Promise<ExportSummary> {
     if (this.finished) throw new Error('ExportWriter: close() called twice');
     try {
       if (this.grouper) for (const group of this.grouper.drain()) await this.emitGroup(group);
+      if (this.summary.rows === 0 && !this.allowEmpty) {
+        throw new EmptyExportError(this.summary.build());
+      }
       this.finished = true;
       await this.sink.close();
     } catch (error) {

@@ -8,6 +8,8 @@ export const FORMAT_NAMES = [
   'verl-parquet',
   'verl-trajectory-jsonl',
   'verl-trajectory-parquet',
+  'verl-sft',
+  'verl-rlhf',
   'trl-sft',
   'trl-sft-tokens',
   'trl-dpo',

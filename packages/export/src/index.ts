@@ -1,11 +1,15 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export type { Conversation } from './conversation.js';
 export { conversationsOf } from './conversation.js';
+export { EmptyExportError, SKIP_FIXES, skipExplanations } from './empty-export.js';
 export { type ExportOptions, ExportWriter, writeExport } from './export-writer.js';
 export { FORMAT_NAMES, type FormatName } from './format-names.js';
 export type { ArtChoice, ArtHistory, ArtTrajectory, ArtTrajectoryGroup } from './formats/art.js';
 export type {
   ExportFormat,
   FormatOptions,
+  MergeOutcome,
   RolloutFormat,
   SkipCounter,
   TaskFormat,
@@ -28,6 +32,13 @@ export type {
 export { finalReward } from './reward.js';
 export type { ParquetColumn, ParquetColumnType } from './sinks/parquet-sink.js';
 export {
+  type DiagnoseOptions,
+  diagnoseStore,
+  type RolloutDiagnosis,
+  type StoreDiagnosis,
+} from './store/diagnose.js';
+export {
+  EXPORT_LLM_CALL_MATCH,
   type ExportFromStoreOptions,
   type ExportProgress,
   exportFromStore,
@@ -36,4 +47,10 @@ export {
 export { compileSelection, parseSince, type RolloutSelection } from './store/rollout-filter.js';
 export type { ExportSummary } from './summary.js';
 export { recordTaskId, stableStringify, TASK_ID_METADATA_KEYS, taskIdOf } from './task-id.js';
-export { type TokenRow, trajectoryRows, transitionRows } from './token-merge.js';
+export {
+  type PrefixBreak,
+  type PrefixBreakReason,
+  type TokenRow,
+  trajectoryRows,
+  transitionRows,
+} from './token-merge.js';

@@ -1,4 +1,5 @@
-import type { SkipCounter } from './formats/format.js';
+import type { MergeOutcome, SkipCounter } from './formats/format.js';
+import type { PrefixBreak } from './token-merge.js';
 
 /** What an export did: counts, and everything it skipped by reason. */
 export interface ExportSummary {
@@ -24,6 +25,19 @@ export interface ExportSummary {
   skipped_triplets: Record<string, number>;
   /** Details of problems met on the way (the first 20). */
   warnings: string[];
+  /**
+   * Trajectory-level formats (`verl-trajectory-*`, `trl-sft-tokens`): how the Token-In-Token-Out merge went —
+   * calls with ids, calls merged into an earlier call's row, rows, prefix breaks by reason, and the first 20
+   * breaks (rollout, call index, first differing token position, reason). Absent for other formats.
+   */
+  merge?: {
+    calls: number;
+    merged_calls: number;
+    rows: number;
+    prefix_breaks: number;
+    breaks_by_reason: Record<string, number>;
+    first_breaks: Array<PrefixBreak & { rollout_id: string }>;
+  };
 }
 
 const MAX_WARNINGS = 20;
@@ -50,6 +64,29 @@ export class SummaryBuilder implements SkipCounter {
     if (count > 0) this.skippedTriplets[reason] = (this.skippedTriplets[reason] ?? 0) + count;
   }
 
+  private mergeStats: NonNullable<ExportSummary['merge']> | null = null;
+
+  merge(outcome: MergeOutcome): void {
+    this.mergeStats ??= {
+      calls: 0,
+      merged_calls: 0,
+      rows: 0,
+      prefix_breaks: 0,
+      breaks_by_reason: {},
+      first_breaks: [],
+    };
+    const m = this.mergeStats;
+    m.calls += outcome.calls;
+    m.rows += outcome.rows;
+    m.merged_calls += outcome.calls - outcome.rows;
+    m.prefix_breaks += outcome.breaks.length;
+    for (const b of outcome.breaks) {
+      m.breaks_by_reason[b.reason] = (m.breaks_by_reason[b.reason] ?? 0) + 1;
+      if (m.first_breaks.length < MAX_WARNINGS)
+        m.first_breaks.push({ rollout_id: outcome.rollout_id, ...b });
+    }
+  }
+
   warn(message: string): void {
     if (this.warnings.length < MAX_WARNINGS) this.warnings.push(message);
   }
@@ -67,6 +104,15 @@ export class SummaryBuilder implements SkipCounter {
       skipped_rollouts: { ...this.skippedRollouts },
       skipped_triplets: { ...this.skippedTriplets },
       warnings: [...this.warnings],
+      ...(this.mergeStats
+        ? {
+            merge: {
+              ...this.mergeStats,
+              breaks_by_reason: { ...this.mergeStats.breaks_by_reason },
+              first_breaks: [...this.mergeStats.first_breaks],
+            },
+          }
+        : {}),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { messageKey } from './messages.js';
 import type { PreparedCall } from './prepared.js';
 
 /**
@@ -71,8 +72,66 @@ function extendRow(row: TokenRow, call: PreparedCall): void {
 export const transitionRows = (calls: readonly PreparedCall[]): TokenRow[] =>
   calls.filter(hasIds).map(startRow);
 
-/** Prefix-merged rows (verl's trajectory level); calls without ids are left out and break the chain. */
-export function trajectoryRows(calls: readonly PreparedCall[]): TokenRow[] {
+/**
+ * Why a call's prompt did not extend the row before it (the Token-In-Token-Out invariant broke):
+ * - `different_agent`: another agent's call (its own conversation);
+ * - `system_prompt_changed`: same agent, but the first (system) message differs;
+ * - `history_rewritten`: the prompt messages do not start with the previous prompt + reply (summarised, trimmed,
+ *   reordered history);
+ * - `token_drift`: the messages extend the conversation but the ids do not (the template or tokenizer re-rendered
+ *   the earlier turns differently, e.g. a tool call rendered with other tokens than it was generated with).
+ */
+export type PrefixBreakReason =
+  | 'different_agent'
+  | 'system_prompt_changed'
+  | 'history_rewritten'
+  | 'token_drift';
+
+export interface PrefixBreak {
+  /** Index of the call that started a new row. */
+  turn_index: number;
+  /** First position (in the new prompt's ids) where it differs from the row so far. */
+  position: number;
+  reason: PrefixBreakReason;
+}
+
+function firstDifference(
+  ids: readonly number[],
+  prefix: readonly number[],
+  rest: readonly number[],
+): number {
+  const n = prefix.length + rest.length;
+  for (let i = 0; i < n; i++) {
+    const want = i < prefix.length ? prefix[i] : rest[i - prefix.length];
+    if (i >= ids.length || ids[i] !== want) return i;
+  }
+  return n;
+}
+
+function breakReason(previous: PreparedCall, call: PreparedCall): PrefixBreakReason {
+  if ((previous.agent_name ?? null) !== (call.agent_name ?? null)) return 'different_agent';
+  const before = previous.prompt_messages;
+  const now = call.prompt_messages;
+  if (before.length > 0 && now.length > 0 && before[0]!.role === 'system') {
+    if (messageKey(before[0]!) !== messageKey(now[0]!)) return 'system_prompt_changed';
+  }
+  const reply = previous.response_message;
+  const expected = reply ? [...before, reply] : before;
+  if (now.length < expected.length) return 'history_rewritten';
+  for (let i = 0; i < expected.length; i++) {
+    if (messageKey(expected[i]!) !== messageKey(now[i]!)) return 'history_rewritten';
+  }
+  return 'token_drift';
+}
+
+/**
+ * Prefix-merged rows (verl's trajectory level); calls without ids are left out and break the chain. `onBreak`
+ * hears every call with ids that had to start a new row although the previous call had ids too.
+ */
+export function trajectoryRows(
+  calls: readonly PreparedCall[],
+  onBreak?: (prefixBreak: PrefixBreak) => void,
+): TokenRow[] {
   const rows: TokenRow[] = [];
   let current: TokenRow | null = null;
   for (const call of calls) {
@@ -83,6 +142,13 @@ export function trajectoryRows(calls: readonly PreparedCall[]): TokenRow[] {
     if (current && startsWithPair(call.prompt_ids!, current.prompt_ids, current.response_ids)) {
       extendRow(current, call);
     } else {
+      if (current && onBreak) {
+        onBreak({
+          turn_index: call.turn_index,
+          position: firstDifference(call.prompt_ids!, current.prompt_ids, current.response_ids),
+          reason: breakReason(current.calls.at(-1)!, call),
+        });
+      }
       current = startRow(call);
       rows.push(current);
     }

@@ -2,7 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
-import { type ExportRecord, ExportWriter, FORMAT_NAMES, writeExport } from '../src/index.js';
+import {
+  EmptyExportError,
+  type ExportRecord,
+  ExportWriter,
+  FORMAT_NAMES,
+  writeExport,
+} from '../src/index.js';
 import { recordOf } from './support/fixtures.js';
 import { exportJsonl, tempDir } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
@@ -30,8 +36,17 @@ describe('writeExport', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('accepts sync iterables and writes an empty (valid) file when nothing qualifies', async () => {
-    const { rows, summary } = await exportJsonl([], { format: 'trl-sft' });
+  it('accepts sync iterables; with no row it throws EmptyExportError and leaves no file', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'empty.jsonl');
+    const failure = await writeExport([], { format: 'trl-sft', out }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(EmptyExportError);
+    expect((failure as EmptyExportError).message).toMatch(/holds no rollouts/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('allowEmpty writes an empty (valid) file when nothing qualifies', async () => {
+    const { rows, summary } = await exportJsonl([], { format: 'trl-sft', allowEmpty: true });
     expect(rows).toEqual([]);
     expect(summary).toMatchObject({ rollouts: 0, rows: 0, rollouts_exported: 0 });
   });

@@ -8,6 +8,7 @@ import type {
   TrlPromptRow,
   TrlSftRow,
 } from '../src/index.js';
+import { EmptyExportError } from '../src/index.js';
 import { recordOf } from './support/fixtures.js';
 import { exportJsonl } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
@@ -73,10 +74,15 @@ describe('preference formats (best vs worst rollout of a task)', () => {
     expect(summary.task_groups).toBe(2);
   });
 
-  it('ties and too-small margins produce no pair', async () => {
-    const { rows, summary } = await exportJsonl(records(), { format: 'trl-dpo', minRewardGap: 1 });
-    expect(rows).toHaveLength(0);
-    expect(summary.skipped_rollouts.no_reward_difference).toBe(5);
+  it('ties and too-small margins produce no pair: an error naming the reason, no file', async () => {
+    const failure = await exportJsonl(records(), { format: 'trl-dpo', minRewardGap: 1 }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(EmptyExportError);
+    const error = failure as EmptyExportError;
+    expect(error.summary.skipped_rollouts.no_reward_difference).toBe(5);
+    expect(error.message).toMatch(/5 rollout\(s\) skipped, no_reward_difference: .*minRewardGap/);
+    expect(error.exitCode).toBe(2);
   });
 
   it('openai-dpo compares the first reply after the shared prompt', async () => {
@@ -134,7 +140,8 @@ describe('trl-prompt', () => {
 
 describe('art', () => {
   it('one TrajectoryGroup per task; generated turns are Choices with logprobs and token ids', async () => {
-    const { rows } = await exportJsonl<ArtTrajectoryGroup>(records(), { format: 'art' });
+    const { rows, summary } = await exportJsonl<ArtTrajectoryGroup>(records(), { format: 'art' });
+    expect(summary.skipped_triplets.no_logprobs).toBeGreaterThan(0);
     expect(rows.map((g) => g.trajectories.length)).toEqual([3, 2, 1]);
     const [first] = rows[0]!.trajectories;
     expect(first!.reward).toBe(1);
@@ -151,9 +158,13 @@ describe('art', () => {
     expect(choice.prompt_token_ids).toEqual(expect.any(Array));
     const twoAgents = rows[1]!.trajectories[0]!;
     expect(twoAgents.additional_histories).toHaveLength(1);
+    // ART rebuilds the sequence from the logprob tokens: `token_id:<engine id>`, aligned with the ids.
+    const content = (choice.logprobs as { content: Array<{ token: string }> }).content;
+    expect(content.map((c) => Number(c.token.split(':')[1]))).toEqual(choice.token_ids);
+    // Without logprobs ART cannot train the reply: it stays a plain assistant message.
     const noIds = rows[2]!.trajectories[0]!.messages_and_choices[2] as { [k: string]: unknown };
-    expect(noIds.logprobs).toBeNull();
-    expect('token_ids' in noIds).toBe(false);
+    expect(noIds.role).toBe('assistant');
+    expect('logprobs' in noIds).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import type { Span, Triplet } from '@arclight/core';
 import { InMemoryLightningStore, type LightningStore, SqliteLightningStore } from '@arclight/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  EmptyExportError,
   type ExportProgress,
   exportFromStore,
   parseSince,
@@ -51,7 +52,14 @@ describe('exportFromStore', () => {
     const rows = readJsonl<VerlRow>(out);
     const strip = (r: VerlRow) => ({ ...r, rollout_id: '', attempt_id: '' });
     expect(rows.map(strip)).toEqual(expected.rows.map(strip));
-    expect(summary).toMatchObject({ ...expected.summary, out });
+    const anonymous = (s: typeof summary) => ({
+      ...s,
+      merge: s.merge && {
+        ...s.merge,
+        first_breaks: s.merge.first_breaks.map((b) => ({ ...b, rollout_id: '' })),
+      },
+    });
+    expect(anonymous(summary)).toMatchObject({ ...anonymous(expected.summary), out });
   });
 
   it('task-grouped formats read task by task (two passes) and pair within the task', async () => {
@@ -94,12 +102,14 @@ describe('exportFromStore', () => {
       format: 'triplets',
       out: join(dir, 'c.jsonl'),
       mode: 'val',
+      allowEmpty: true,
     });
     expect(val.skipped_rollouts).toMatchObject({ mode: 7, no_llm_calls: 1 });
 
     const future = await exportFromStore(store, {
       format: 'triplets',
       out: join(dir, 'd.jsonl'),
+      allowEmpty: true,
       since: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect(future.skipped_rollouts.since).toBe(8);
@@ -132,8 +142,12 @@ describe('exportFromStore', () => {
       format: 'triplets',
       out: join(dir, 'n.jsonl'),
       adapter: { llmCallMatch: 'anthropic' },
-    });
-    expect(none.skipped_rollouts).toEqual({ no_llm_calls: 7 });
+    }).catch((error: unknown) => error);
+    expect(none).toBeInstanceOf(EmptyExportError);
+    expect((none as EmptyExportError).summary.skipped_rollouts).toEqual({ no_llm_calls: 7 });
+    expect((none as EmptyExportError).message).toMatch(
+      /7 rollout\(s\) skipped, no_llm_calls: .*--llm-call-match/,
+    );
 
     const custom = {
       adapt: (spans: readonly Span[]): Triplet[] => [

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { trajectoryRows, transitionRows } from '../src/index.js';
+import { type PrefixBreak, trajectoryRows, transitionRows } from '../src/index.js';
 import { call } from './support/calls.js';
+import { recordOf } from './support/fixtures.js';
+import { exportJsonl } from './support/run.js';
+import { SCENARIO } from './support/scenario.js';
 
 describe('transitionRows', () => {
   it('one row per call with ids, all tokens trained', () => {
@@ -66,5 +69,66 @@ describe('trajectoryRows (prefix merge)', () => {
     ]);
     expect(rows.map((r) => r.calls.map((c) => c.turn_index))).toEqual([[0], [2, 3]]);
     expect(rows[1]!.rollout_log_probs).toBeNull();
+  });
+});
+
+describe('prefix breaks: first differing position and reason class', () => {
+  const msg = (role: string, content: string) => ({ role, content });
+  const withMessages = (
+    c: ReturnType<typeof call>,
+    agent: string,
+    prompt: Array<{ role: string; content: string }>,
+    reply: string,
+  ) => ({
+    ...c,
+    agent_name: agent,
+    prompt_messages: prompt,
+    response_message: msg('assistant', reply),
+  });
+  const sys = msg('system', 'be brief');
+  const user = msg('user', 'hi');
+
+  it('classifies token drift, a rewritten history, a changed system prompt and another agent', () => {
+    const seen: PrefixBreak[] = [];
+    trajectoryRows(
+      [
+        withMessages(call(0, [1, 2], [3, 4]), 'a', [sys, user], 'yo'),
+        // same messages extended, ids re-rendered: token drift at position 3
+        withMessages(
+          call(1, [1, 2, 3, 9, 8], [5]),
+          'a',
+          [sys, user, msg('assistant', 'yo'), user],
+          'ok',
+        ),
+        // history rewritten (the earlier reply is gone)
+        withMessages(call(2, [1, 2, 7], [6]), 'a', [sys, msg('user', 'summary')], 'ok'),
+        // system prompt changed
+        withMessages(call(3, [5, 5], [6]), 'a', [msg('system', 'be long'), user], 'ok'),
+        // another agent
+        withMessages(call(4, [1], [6]), 'b', [user], 'ok'),
+      ],
+      (b) => seen.push(b),
+    );
+    expect(seen).toEqual([
+      { turn_index: 1, position: 3, reason: 'token_drift' },
+      { turn_index: 2, position: 2, reason: 'history_rewritten' },
+      { turn_index: 3, position: 0, reason: 'system_prompt_changed' },
+      { turn_index: 4, position: 0, reason: 'different_agent' },
+    ]);
+  });
+
+  it('the trajectory summary reports merged calls and breaks', async () => {
+    const { summary } = await exportJsonl(SCENARIO.map(recordOf), {
+      format: 'verl-trajectory-jsonl',
+    });
+    expect(summary.merge).toMatchObject({
+      merged_calls: expect.any(Number),
+      prefix_breaks: expect.any(Number),
+    });
+    expect(summary.merge!.merged_calls).toBeGreaterThan(0);
+    expect(summary.merge!.calls).toBe(summary.merge!.rows + summary.merge!.merged_calls);
+    expect(summary.merge!.breaks_by_reason.different_agent).toBeGreaterThan(0);
+    const transition = await exportJsonl(SCENARIO.map(recordOf), { format: 'verl-jsonl' });
+    expect(transition.summary.merge).toBeUndefined();
   });
 });

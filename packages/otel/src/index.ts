@@ -1,18 +1,8 @@
-// The reward readers live in @arclight/core (the adapter uses them too); re-exported here beside the emitters.
-export {
-  findFinalReward,
-  findRewardSpans,
-  getRewardsFromSpan,
-  getRewardValue,
-  isRewardSpan,
-} from '@arclight/core';
-export {
-  type FlattenOptions,
-  filterAndUnflattenAttributes,
-  filterAttributes,
-  flattenAttributes,
-  unflattenAttributes,
-} from './attributes/flatten.js';
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
+// The write side of Arclight tracing: the tracer, the emitters and span delivery. The readers of what they write
+// (rewards, messages, objects, tags, links, attribute unflattening) are @arclight/core's.
+export { type FlattenOptions, flattenAttributes } from './attributes/flatten.js';
 export { pythonJsonDumps } from './attributes/python-json.js';
 export {
   checkAttributesSanity,
@@ -20,14 +10,26 @@ export {
   sanitizeAttributeValue,
   sanitizeListAttribute,
 } from './attributes/sanitize.js';
+export { makeLinkAttributes, makeTagAttributes } from './attributes/tags-links.js';
 export {
-  extractLinksFromAttributes,
-  extractTagsFromAttributes,
-  type LinkableSpan,
-  makeLinkAttributes,
-  makeTagAttributes,
-  queryLinkedSpans,
-} from './attributes/tags-links.js';
+  DEFAULT_DELIVERY_QUEUE_OPTIONS,
+  type DeliveryQueueOptions,
+  type DeliveryStats,
+} from './delivery/delivery-queue.js';
+export type { DeliveryItem, DeliveryOutcome, SpanDestination } from './delivery/destination.js';
+export {
+  DEFAULT_MEMORY_DESTINATION_MAX_SPANS,
+  InMemorySpanDestination,
+  type InMemorySpanDestinationOptions,
+} from './delivery/memory-destination.js';
+export {
+  encodeOtlpRequest,
+  type OtlpDestinationOptions,
+  OtlpSpanDestination,
+  otlpTracesUrl,
+} from './delivery/otlp-destination.js';
+export { isRetryableStoreError, StoreSpanDestination } from './delivery/store-destination.js';
+export type { TracerLogger } from './delivery/warnings.js';
 export { emitAnnotation } from './emitters/annotation.js';
 export type { EmitOptions } from './emitters/emit-span.js';
 export { emitException } from './emitters/exception.js';
@@ -40,29 +42,11 @@ export {
   operation,
 } from './emitters/operation.js';
 export { type EmitRewardOptions, emitReward, rewardDimensions } from './emitters/reward.js';
-export {
-  DEFAULT_EXPORT_QUEUE_OPTIONS,
-  type ExportQueueOptions,
-  type ExportStats,
-} from './export/export-queue.js';
-export { InMemorySpanSink } from './export/memory-sink.js';
-export {
-  encodeOtlpRequest,
-  type OtlpSinkOptions,
-  OtlpSpanSink,
-  otlpTracesUrl,
-} from './export/otlp-sink.js';
-export type { SinkItem, SinkOutcome, SpanSink } from './export/span-sink.js';
-export { isRetryableStoreError, StoreSpanSink } from './export/store-sink.js';
-export type { TracerLogger } from './export/warnings.js';
 export type {
   InstrumentationScopeLike,
   ReadableSpanLike,
   SpanProcessorLike,
 } from './otel-types.js';
-export { getMessageValue } from './readers/message.js';
-export { getObjectValue } from './readers/object.js';
-export type { SpanLike } from './readers/span-like.js';
 export {
   type CreateSpanOptions,
   clearActiveTracer,

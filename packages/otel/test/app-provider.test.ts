@@ -1,4 +1,4 @@
-import { ValidationError } from '@arclight/core';
+import { findFinalReward, ValidationError } from '@arclight/core';
 import { InMemoryLightningStore } from '@arclight/store';
 import { trace } from '@opentelemetry/api';
 import {
@@ -13,13 +13,7 @@ import {
   SimpleSpanProcessor as SimpleSpanProcessorV2,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  emitMessage,
-  emitReward,
-  findFinalReward,
-  LightningTracer,
-  operation,
-} from '../src/index.js';
+import { emitMessage, emitReward, LightningTracer, operation } from '../src/index.js';
 import { newAttempt } from './support/stores.js';
 
 const tracers: LightningTracer[] = [];

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkAttributesSanity,
-  filterAndUnflattenAttributes,
   flattenAttributes,
   pythonJsonDumps,
   sanitizeAttributes,
   sanitizeListAttribute,
-  unflattenAttributes,
 } from '../src/index.js';
 
 describe('flattenAttributes (upstream flatten_attributes)', () => {
@@ -39,23 +37,6 @@ describe('flattenAttributes (upstream flatten_attributes)', () => {
     expect(flat.when).toBe(date);
     expect(flat.none).toBeNull();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-});
-
-describe('unflattenAttributes / filterAndUnflattenAttributes', () => {
-  it('rebuilds lists only from consecutive 0..n-1 keys', () => {
-    expect(unflattenAttributes({ 'a.b': 1, 'a.c.0': 2, 'a.c.1': 3 })).toEqual({
-      a: { b: 1, c: [2, 3] },
-    });
-    expect(unflattenAttributes({ 'x.0': 'a', 'x.2': 'b' })).toEqual({ x: { 0: 'a', 2: 'b' } });
-    expect(unflattenAttributes({ '0': 'a', '1': 'b' })).toEqual(['a', 'b']);
-  });
-
-  it('filters by prefix and refuses a key equal to the prefix', () => {
-    expect(
-      filterAndUnflattenAttributes({ 'p.0.k': 1, 'p.1.k': 2, 'px.0': 9, other: 3 }, 'p'),
-    ).toEqual([{ k: 1 }, { k: 2 }]);
-    expect(() => filterAndUnflattenAttributes({ p: 1 }, 'p')).toThrow(/equals the prefix/);
   });
 });
 

@@ -1,10 +1,9 @@
-import type { Span } from '@arclight/core';
+import { findFinalReward, type Span } from '@arclight/core';
 import { InMemoryLightningStore } from '@arclight/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   emitMessage,
   emitReward,
-  findFinalReward,
   getActiveTracer,
   LightningTracer,
   operation,

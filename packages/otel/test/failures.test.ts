@@ -128,7 +128,7 @@ describe('a store that is down or slow', () => {
       for (let i = 0; i < 5; i++) emitReward(i);
     });
     expect(tracer.stats).toMatchObject({ exported: 3, dropped: 2 });
-    expect(logger.messages[0]).toMatch(/export queue is full \(maxQueueSize=3\)/);
+    expect(logger.messages[0]).toMatch(/delivery queue is full \(maxQueueSize=3\)/);
     expect((await store.querySpans(ids.rolloutId)).items).toHaveLength(3);
   });
 

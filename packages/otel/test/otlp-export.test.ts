@@ -1,5 +1,5 @@
 import { LightningStoreClient } from '@arclight/client';
-import type { Span } from '@arclight/core';
+import { findFinalReward, getRewardsFromSpan, type Span } from '@arclight/core';
 import {
   createLightningStoreServer,
   decodeProtobufTraces,
@@ -12,8 +12,6 @@ import {
   emitMessage,
   emitReward,
   encodeOtlpRequest,
-  findFinalReward,
-  getRewardsFromSpan,
   LightningTracer,
   operation,
   otlpTracesUrl,
@@ -49,7 +47,7 @@ describe('export over OTLP to a remote store', () => {
   it('sends a LightningStoreClient store OTLP, attributed by resource attributes', async () => {
     const client = new LightningStoreClient(url);
     const tracer = track(new LightningTracer({ store: client }));
-    expect(tracer.sink.kind).toBe('otlp');
+    expect(tracer.destination.kind).toBe('otlp');
     const a = await newAttempt(client, 'a');
     const b = await newAttempt(client, 'b');
 

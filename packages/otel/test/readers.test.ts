@@ -1,9 +1,5 @@
-import { createSpan, type Span, ValidationError } from '@arclight/core';
-import { describe, expect, it } from 'vitest';
 import {
-  emitMessage,
-  emitObject,
-  emitReward,
+  createSpan,
   extractLinksFromAttributes,
   extractTagsFromAttributes,
   findFinalReward,
@@ -13,9 +9,17 @@ import {
   getRewardsFromSpan,
   getRewardValue,
   isRewardSpan,
+  queryLinkedSpans,
+  type Span,
+  ValidationError,
+} from '@arclight/core';
+import { describe, expect, it } from 'vitest';
+import {
+  emitMessage,
+  emitObject,
+  emitReward,
   makeLinkAttributes,
   makeTagAttributes,
-  queryLinkedSpans,
 } from '../src/index.js';
 
 const local = { propagate: false } as const;

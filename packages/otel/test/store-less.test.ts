@@ -1,12 +1,6 @@
+import { findFinalReward, getMessageValue } from '@arclight/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  emitMessage,
-  emitReward,
-  findFinalReward,
-  getMessageValue,
-  InMemorySpanSink,
-  LightningTracer,
-} from '../src/index.js';
+import { emitMessage, emitReward, InMemorySpanDestination, LightningTracer } from '../src/index.js';
 
 const tracers: LightningTracer[] = [];
 afterEach(async () => {
@@ -17,7 +11,7 @@ describe('store-less tracing', () => {
   it('without a store, keeps spans in memory for getLastTrace', async () => {
     const tracer = new LightningTracer();
     tracers.push(tracer);
-    expect(tracer.sink).toBeInstanceOf(InMemorySpanSink);
+    expect(tracer.destination).toBeInstanceOf(InMemorySpanDestination);
     const value = await tracer.traceContext(
       { rolloutId: 'ro-local', attemptId: 'at-local' },
       () => {
@@ -37,9 +31,9 @@ describe('store-less tracing', () => {
     expect(spans[0]!.resource.attributes['service.name']).toBe('arclight-agent');
   });
 
-  it('an explicit InMemorySpanSink collects spans of every rollout', async () => {
-    const sink = new InMemorySpanSink();
-    const tracer = new LightningTracer({ sink, serviceName: 'my-agent' });
+  it('an explicit InMemorySpanDestination collects spans of every rollout', async () => {
+    const destination = new InMemorySpanDestination();
+    const tracer = new LightningTracer({ destination, serviceName: 'my-agent' });
     tracers.push(tracer);
     await Promise.all(
       ['a', 'b'].map((id) =>
@@ -49,11 +43,11 @@ describe('store-less tracing', () => {
         }),
       ),
     );
-    expect(sink.spans()).toHaveLength(2);
-    expect(findFinalReward(sink.spans('ro-a'))).toBe(1);
-    expect(findFinalReward(sink.spans('ro-b', 'at-1'))).toBe(0);
-    expect(sink.spans('ro-a')[0]!.resource.attributes['service.name']).toBe('my-agent');
-    sink.clear();
-    expect(sink.spans()).toEqual([]);
+    expect(destination.spans()).toHaveLength(2);
+    expect(findFinalReward(destination.spans('ro-a'))).toBe(1);
+    expect(findFinalReward(destination.spans('ro-b', 'at-1'))).toBe(0);
+    expect(destination.spans('ro-a')[0]!.resource.attributes['service.name']).toBe('my-agent');
+    destination.clear();
+    expect(destination.spans()).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export { type AttemptErrorInfo, describeError } from './error-info.js';
 export {
   type FunctionalAgentOptions,
@@ -23,6 +25,13 @@ export { type AgentRunnerRef, LitAgent } from './lit-agent.js';
 export { consoleLogger, type RunnerLogger, resolveLogger, silentLogger } from './logger.js';
 export { type PostProcessContext, postProcessRolloutResult } from './post-process.js';
 export { selectLlm, selectPromptTemplate } from './resource-selection.js';
+export {
+  type RecordContext,
+  type RecordOptions,
+  type RewardCarrier,
+  RolloutRecorder,
+  type RolloutRecorderOptions,
+} from './rollout-recorder.js';
 export {
   classifySpanList,
   isArclightSpan,

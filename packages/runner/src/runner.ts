@@ -1,5 +1,6 @@
 import {
   type AttemptedRollout,
+  findFinalReward,
   type NamedResources,
   NotFoundError,
   type Rollout,
@@ -9,7 +10,7 @@ import {
   StoreClosedError,
   type TaskInput,
 } from '@arclight/core';
-import { findFinalReward, LightningTracer } from '@arclight/otel';
+import { LightningTracer } from '@arclight/otel';
 import type { LightningStore } from '@arclight/store';
 import { describeError } from './error-info.js';
 import { startHeartbeat } from './heartbeat.js';

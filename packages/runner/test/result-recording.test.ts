@@ -1,5 +1,12 @@
-import { AGL_ANNOTATION, createSpan, type Span, type SpanCoreFields } from '@arclight/core';
-import { emitMessage, emitObject, findFinalReward, getRewardValue } from '@arclight/otel';
+import {
+  AGL_ANNOTATION,
+  createSpan,
+  findFinalReward,
+  getRewardValue,
+  type Span,
+  type SpanCoreFields,
+} from '@arclight/core';
+import { emitMessage, emitObject } from '@arclight/otel';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,

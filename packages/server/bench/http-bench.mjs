@@ -1,7 +1,8 @@
 // HTTP benchmark of the store server: rollout lifecycles/s and OTLP ingest spans/s through @arclight/client,
-// against our server (memory / SQLite, child process or same process) and upstream's Python `agl store`.
+// against our server (memory / SQLite, child process or same process; PostgreSQL with 1, 2 or 4 processes via
+// `arclight store --backend postgres --workers N`) and upstream's Python `agl store`.
 // Prints figures; asserts nothing. A fresh server per measurement. Usage (after `npm run build`):
-//   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream] [--concurrency 1,8,32]
+//   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,postgres,postgres-2] [--concurrency 1,8,32]
 //     [--lifecycles 2000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 500] [--otlp-batch 100]
 //     [--senders 8]
 import { parseArgs } from 'node:util';
@@ -11,7 +12,10 @@ import { runLifecycles, runOtlpIngest } from './workloads.mjs';
 
 const { values } = parseArgs({
   options: {
-    targets: { type: 'string', default: 'memory,sqlite,memory-inproc,upstream' },
+    targets: {
+      type: 'string',
+      default: 'memory,sqlite,memory-inproc,upstream,postgres,postgres-2',
+    },
     concurrency: { type: 'string', default: '1,8,32' },
     lifecycles: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '10' },

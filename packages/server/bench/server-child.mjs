@@ -1,12 +1,14 @@
 // Child process for the benchmark: serves one store on a free loopback port, prints `READY <url>`, and
 // shuts down on SIGTERM/SIGINT or when the parent closes stdin (so it cannot outlive the benchmark).
-// Usage: node bench/server-child.mjs memory | sqlite <file>
+// Usage: node bench/server-child.mjs memory | sqlite <file> | memory-capped <maxSpanBytes>
 import { InMemoryLightningStore, SqliteLightningStore } from '@arclight/store';
 import { createLightningStoreServer } from '../dist/index.js';
 
 const [backend, path] = process.argv.slice(2);
 const store =
-  backend === 'sqlite' ? new SqliteLightningStore({ path }) : new InMemoryLightningStore();
+  backend === 'sqlite'
+    ? new SqliteLightningStore({ path })
+    : new InMemoryLightningStore(backend === 'memory-capped' ? { maxSpanBytes: Number(path) } : {});
 const server = createLightningStoreServer(store, { host: '127.0.0.1', port: 0 });
 const url = await server.listen();
 

@@ -42,7 +42,41 @@ export const TARGETS = {
   sqlite: { label: 'ours, SQLite file (child process)', start: () => startChild('sqlite') },
   'memory-inproc': { label: 'ours, in-memory (same process)', start: startInProcess },
   upstream: { label: 'upstream agl store (Python)', start: startUpstream, upstream: true },
+  postgres: { label: 'ours, PostgreSQL, 1 process', start: () => startPostgres(1) },
+  'postgres-2': { label: 'ours, PostgreSQL, 2 processes', start: () => startPostgres(2) },
+  'postgres-4': { label: 'ours, PostgreSQL, 4 processes', start: () => startPostgres(4) },
 };
+
+/** The CLI's bin, for `arclight store --backend postgres --workers N` (cluster mode lives in the CLI). */
+const CLI_BIN = resolve(here, '../../cli/dist/bin.js');
+
+/**
+ * `arclight store --backend postgres --workers N` over a fresh database (default durability:
+ * synchronous_commit on) on the server `ARCLIGHT_POSTGRES_URL` names, or the one `scripts/postgres.sh` starts.
+ */
+async function startPostgres(workers) {
+  if (!existsSync(CLI_BIN))
+    throw new Error(`${CLI_BIN} is missing: run \`npm run build\` at the repository root first`);
+  const { createTestDatabase } = await import('@arclight/test-fixtures/postgres');
+  const db = await createTestDatabase('http_bench', { durable: true });
+  const args = [CLI_BIN, 'store', '--backend', 'postgres', '--database-url', db.url];
+  args.push('--workers', String(workers), '--port', '0', '--host', '127.0.0.1');
+  const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+  try {
+    const [, url] = await waitForLine(child, /listening on (http:\/\/\S+)/);
+    return {
+      url,
+      stop: async () => {
+        await stopChild(child);
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await stopChild(child);
+    await db.drop();
+    throw error;
+  }
+}
 
 async function startChild(backend) {
   const dir = backend === 'sqlite' ? mkdtempSync(join(tmpdir(), 'arclight-http-bench-')) : null;

@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { LightningStore } from '@arclight/store';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/errors.js';
 import { installJsonParser } from './http/json-parser.js';
+import { LimitError } from './http/limits.js';
+import { ServerMetrics } from './http/metrics.js';
+import { installReadOnly } from './http/read-only.js';
 import type { ResolvedServerOptions } from './options.js';
 import { otlpTracesPlugin } from './otlp/routes.js';
 import { registerAttemptRoutes } from './routes/attempts.js';
@@ -46,8 +50,12 @@ export function buildApp(
     // Answer requests that arrive on kept-alive connections during close() with 503, close idle ones.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    genReqId: () => randomUUID(),
   });
-  installErrorHandlers(app);
+  const metrics = options.metrics ? new ServerMetrics(store) : undefined;
+  installErrorHandlers(app, (request, error) => {
+    if (error instanceof LimitError) metrics?.markRejected(request, error.reason);
+  });
   installDrainOnClose(app, closing);
   if (options.corsOrigins.length > 0) {
     const origins = options.corsOrigins;
@@ -56,10 +64,14 @@ export function buildApp(
       credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       exposedHeaders: '*',
+      // Upstream (Starlette's CORSMiddleware) answers a preflight with 200, not the plugin's default 204.
+      optionsSuccessStatus: 200,
     });
   }
   if (options.token !== undefined) installAuth(app, options.token);
-  installJsonParser(app);
+  installJsonParser(app, options.limits);
+  metrics?.install(app);
+  if (options.readOnly) installReadOnly(app);
 
   const context: RouteContext = { store, closing };
   registerMiscRoutes(app, context);
@@ -69,6 +81,6 @@ export function buildApp(
   registerWorkerRoutes(app, context);
   registerResourceRoutes(app, context);
   registerSpanRoutes(app, context);
-  app.register(otlpTracesPlugin, { store, bodyLimit: options.bodyLimit });
+  app.register(otlpTracesPlugin, { store, limits: options.limits, metrics });
   return app;
 }

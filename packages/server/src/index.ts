@@ -1,3 +1,6 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
+export { type StaticSiteOptions, serveStaticSite } from './http/static-site.js';
 export {
   DEFAULT_BODY_LIMIT,
   DEFAULT_HOST,

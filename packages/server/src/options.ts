@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { type RequestLimits, resolveLimits } from './http/limits.js';
 
 export interface LightningStoreServerOptions {
   /** Interface to bind; default `127.0.0.1`. */
@@ -13,6 +14,15 @@ export interface LightningStoreServerOptions {
   bodyLimit?: number;
   /** Fastify logger option; default `false`. */
   logger?: FastifyServerOptions['logger'];
+  /** Bounds on the work one request may cause (see `RequestLimits` for the defaults). */
+  limits?: Partial<RequestLimits>;
+  /** Serve Prometheus metrics on `/metrics` and `/v1/prometheus/`; default false. */
+  metrics?: boolean;
+  /**
+   * Answer every request that would write with 405 (reads, searches and waits still work): for serving a store
+   * opened read-only.
+   */
+  readOnly?: boolean;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -26,6 +36,9 @@ export interface ResolvedServerOptions {
   corsOrigins: string[];
   bodyLimit: number;
   logger: FastifyServerOptions['logger'];
+  limits: RequestLimits;
+  metrics: boolean;
+  readOnly: boolean;
 }
 
 /** Applies defaults and rejects impossible values with a message naming the option. */
@@ -49,5 +62,8 @@ export function resolveOptions(options: LightningStoreServerOptions = {}): Resol
     corsOrigins: corsOrigins.includes('*') ? ['*'] : corsOrigins,
     bodyLimit,
     logger: options.logger ?? false,
+    limits: resolveLimits(options.limits, bodyLimit),
+    metrics: options.metrics ?? false,
+    readOnly: options.readOnly ?? false,
   };
 }

@@ -60,6 +60,23 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it("upstream's test_cors_allows_specific_origin: GET and preflight both 200 with the origin", async () => {
+    const { call } = await harness({ corsOrigins: ['http://localhost:3000'] });
+    const origin = 'http://localhost:3000';
+    const get = await call('GET', `${A}/health`, undefined, { origin });
+    expect(get.status).toBe(200);
+    expect(get.headers['access-control-allow-origin']).toBe(origin);
+    expect(get.headers['access-control-allow-credentials']).toBe('true');
+    const preflight = await call('OPTIONS', `${A}/health`, undefined, {
+      origin,
+      'access-control-request-method': 'GET',
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers['access-control-allow-origin']).toBe(origin);
+    const methods = String(preflight.headers['access-control-allow-methods']).split(',');
+    expect(methods.map((m) => m.trim())).toContain('GET');
+  });
+
   it('allows the configured origins (with credentials), not others', async () => {
     const { call } = await harness({ corsOrigins: ['http://dash.example'] });
     const allowed = await call('GET', `${A}/health`, undefined, { origin: 'http://dash.example' });
@@ -76,7 +93,7 @@ describe('CORS', () => {
       'access-control-request-method': 'POST',
       'access-control-request-headers': 'content-type,authorization',
     });
-    expect(preflight.status).toBe(204);
+    expect(preflight.status).toBe(200); // upstream (Starlette) answers preflights 200
     expect(preflight.headers['access-control-allow-origin']).toBe('http://anything.example');
     expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
 

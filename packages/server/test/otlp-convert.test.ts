@@ -42,7 +42,7 @@ describe('OTLP/JSON conversion (upstream utils/otlp.py rules)', () => {
           status: { code: 'STATUS_CODE_OK' },
         },
         {
-          traceId: '',
+          traceId: '00',
           spanId: '01',
           parentSpanId: 'aa',
           name: 'child',

@@ -298,7 +298,12 @@ describe('error bodies', () => {
     const { call } = await harness({}, store);
     const res = await call('GET', `${A}/statistics`);
     expect(res.status).toBe(500);
-    expect(res.json).toEqual({ detail: 'Internal server error', error_type: 'TypeError' });
+    const id = res.headers['x-request-id'];
+    expect(res.json).toEqual({
+      detail: `Internal server error (request id ${id})`,
+      error_type: 'TypeError',
+      request_id: id,
+    });
   });
 
   it('a closed store → 503', async () => {

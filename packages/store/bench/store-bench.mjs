@@ -51,7 +51,10 @@ function makeSpan(rolloutId, attemptId, seq, i) {
 function open(backend) {
   if (backend === 'memory') return { store: new InMemoryLightningStore(), cleanup: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'arclight-bench-'));
-  const store = new SqliteLightningStore({ path: join(dir, 'store.sqlite'), synchronous: values.synchronous });
+  const store = new SqliteLightningStore({
+    path: join(dir, 'store.sqlite'),
+    synchronous: values.synchronous,
+  });
   return { store, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -71,7 +74,9 @@ async function lifecycle(backend, n) {
       spans.push(makeSpan(rollout.rollout_id, rollout.attempt.attempt_id, s + 1, s));
     }
     await store.addManySpans(spans);
-    await store.updateAttempt(rollout.rollout_id, rollout.attempt.attempt_id, { status: 'succeeded' });
+    await store.updateAttempt(rollout.rollout_id, rollout.attempt.attempt_id, {
+      status: 'succeeded',
+    });
   }
   const lifecycleMs = performance.now() - t0;
   const rss = process.memoryUsage().rss;
@@ -83,13 +88,15 @@ async function lifecycle(backend, n) {
   const t1 = performance.now();
   for (let done = 0; done < spanCount; done += 100) {
     const batch = [];
-    for (let s = 0; s < 100; s++, seq++) batch.push(makeSpan(target.rollout_id, target.attempt.attempt_id, seq, seq));
+    for (let s = 0; s < 100; s++, seq++)
+      batch.push(makeSpan(target.rollout_id, target.attempt.attempt_id, seq, seq));
     await store.addManySpans(batch);
   }
   const batchMs = performance.now() - t1;
   const singles = Math.min(n, 20_000);
   const t2 = performance.now();
-  for (let s = 0; s < singles; s++, seq++) await store.addSpan(makeSpan(target.rollout_id, target.attempt.attempt_id, seq, seq));
+  for (let s = 0; s < singles; s++, seq++)
+    await store.addSpan(makeSpan(target.rollout_id, target.attempt.attempt_id, seq, seq));
   const singleMs = performance.now() - t2;
   const stats = await store.statistics();
   await store.close();
@@ -106,8 +113,12 @@ async function lifecycle(backend, n) {
   };
 }
 
-console.log(`Arclight store benchmark — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${mb(totalmem())} MB RAM`);
-console.log(`lifecycle = enqueue → dequeue → ${spansPerRollout} spans (one addManySpans) → updateAttempt(succeeded); SQLite synchronous=${values.synchronous}`);
+console.log(
+  `Arclight store benchmark — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${mb(totalmem())} MB RAM`,
+);
+console.log(
+  `lifecycle = enqueue → dequeue → ${spansPerRollout} spans (one addManySpans) → updateAttempt(succeeded); SQLite synchronous=${values.synchronous}`,
+);
 const rows = [];
 for (const backend of backends) {
   for (const n of sizes) {

@@ -1,13 +1,14 @@
-import type {
-  Attempt,
-  FilterLogic,
-  ResourcesUpdate,
-  Rollout,
-  RolloutStatus,
-  SortOrder,
-  Span,
-  Worker,
-  WorkerStatus,
+import {
+  type Attempt,
+  type FilterLogic,
+  type ResourcesUpdate,
+  type Rollout,
+  type RolloutStatus,
+  SCALAR_MODEL_FIELDS,
+  type SortOrder,
+  type Span,
+  type Worker,
+  type WorkerStatus,
 } from '@arclight/core';
 
 /**
@@ -82,6 +83,18 @@ export interface StoreBackend {
   queryWorkers(query: WorkerQuery): Page<Worker>;
 
   counts(): BackendCounts;
+
+  /** A backend that caps its memory reports the cap here (statistics' `memory_capacity_bytes` & co). */
+  capacity?(): BackendCapacity | undefined;
+}
+
+export interface BackendCapacity {
+  maxSpanBytes: number;
+  maxSpans: number;
+  /** Eviction frees down to this fraction of the cap. */
+  safeFraction: number;
+  evictedSpans: number;
+  evictedRollouts: number;
 }
 
 export interface Page<T> {
@@ -150,39 +163,11 @@ export interface BackendCounts {
   span_bytes: number;
 }
 
-/** Fields each query may be sorted by (scalar fields of the model). */
+/** Fields each query may be sorted by: the scalar fields of the model, read from core's schemas. */
 export const SORTABLE_FIELDS = {
-  rollouts: ['rollout_id', 'start_time', 'end_time', 'mode', 'resources_id', 'status'],
-  attempts: [
-    'rollout_id',
-    'attempt_id',
-    'sequence_id',
-    'start_time',
-    'end_time',
-    'status',
-    'worker_id',
-    'last_heartbeat_time',
-  ],
-  spans: [
-    'rollout_id',
-    'attempt_id',
-    'sequence_id',
-    'trace_id',
-    'span_id',
-    'parent_id',
-    'name',
-    'start_time',
-    'end_time',
-  ],
-  resources: ['resources_id', 'create_time', 'update_time', 'version'],
-  workers: [
-    'worker_id',
-    'status',
-    'last_heartbeat_time',
-    'last_dequeue_time',
-    'last_busy_time',
-    'last_idle_time',
-    'current_rollout_id',
-    'current_attempt_id',
-  ],
+  rollouts: SCALAR_MODEL_FIELDS.Rollout,
+  attempts: SCALAR_MODEL_FIELDS.Attempt,
+  spans: SCALAR_MODEL_FIELDS.Span,
+  resources: SCALAR_MODEL_FIELDS.ResourcesUpdate,
+  workers: SCALAR_MODEL_FIELDS.Worker,
 } as const;

@@ -15,7 +15,7 @@ import {
   spanFromOtel,
   type Worker,
 } from '@arclight/core';
-import type { Page, PageQuery, StoreBackend } from './backend.js';
+import type { BackendCapacity, Page, PageQuery, StoreBackend } from './backend.js';
 import { attemptChanges, rolloutChanges } from './changes.js';
 import type {
   DequeueManyParams,
@@ -96,9 +96,7 @@ export abstract class BaseLightningStore implements LightningStore {
       total_workers: counts.workers,
       uptime: this.now() - this.launchTime,
       total_span_bytes: counts.span_bytes,
-      eviction_threshold_bytes: null,
-      safe_threshold_bytes: null,
-      memory_capacity_bytes: null,
+      ...capacityStatistics(this.backend.capacity?.()),
     };
   }
 
@@ -494,4 +492,19 @@ function paginated<T>(items: T[], page: Page<unknown>, query: PageQuery): Pagina
 function hydrate(update: ResourcesUpdate | undefined): ResourcesUpdate | null {
   if (!update) return null;
   return { ...update, resources: parseNamedResources(update.resources, 'resources') };
+}
+
+/** Upstream's memory fields of `statistics()`: null for an uncapped store. */
+function capacityStatistics(capacity: BackendCapacity | undefined) {
+  const bytes = capacity && Number.isFinite(capacity.maxSpanBytes) ? capacity.maxSpanBytes : null;
+  return {
+    eviction_threshold_bytes: bytes,
+    safe_threshold_bytes: bytes === null ? null : Math.floor(bytes * capacity!.safeFraction),
+    memory_capacity_bytes: bytes,
+    ...(capacity && {
+      max_spans: Number.isFinite(capacity.maxSpans) ? capacity.maxSpans : null,
+      evicted_spans: capacity.evictedSpans,
+      evicted_rollouts: capacity.evictedRollouts,
+    }),
+  };
 }

@@ -1,10 +1,38 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export { NotFoundError, StoreClosedError, StoreError, ValidationError } from '@arclight/core';
 export * from './backend.js';
 export { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
+// Building blocks for LightningStore implementations outside this package (e.g. @arclight/store-postgres),
+// so that every backend shares one validation and one set of record-level rules.
+export { attemptChanges, rolloutChanges } from './changes.js';
 export * from './lightning-store.js';
-export { MemoryBackend } from './memory/index.js';
-export { InMemoryLightningStore } from './memory-store.js';
-export { SPAN_FILTER_FIELDS } from './queries.js';
+export {
+  MemoryBackend,
+  type SpanCapOptions,
+  SpansEvictedError,
+  StoreFullError,
+} from './memory/index.js';
+export { InMemoryLightningStore, type InMemoryStoreOptions } from './memory-store.js';
+export * as storeParams from './params.js';
+export {
+  attemptQuery,
+  resourcesQuery,
+  rolloutQuery,
+  SPAN_FILTER_FIELDS,
+  spanQuery,
+  workerQuery,
+} from './queries.js';
 export { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
-export { SqliteBackend } from './sqlite/index.js';
+export { unhealthyStatus } from './semantics/watchdog.js';
+export {
+  markWorkerIdleAfterEmptyDequeue,
+  newWorker,
+  syncWorkerWithAttempt,
+} from './semantics/worker-sync.js';
+export {
+  checkSqliteStartup,
+  SqliteBackend,
+  type SqliteStartupCheckOptions,
+} from './sqlite/index.js';
 export { SqliteLightningStore, type SqliteStoreOptions } from './sqlite-store.js';

@@ -1,6 +1,9 @@
 import { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
 import type { LightningStoreCapabilities } from './lightning-store.js';
 import { MemoryBackend } from './memory/index.js';
+import type { SpanCapOptions } from './memory/span-cap.js';
+
+export interface InMemoryStoreOptions extends BaseStoreOptions, SpanCapOptions {}
 
 /** A LightningStore held in this process's memory. Fast, and gone when the process exits. */
 export class InMemoryLightningStore extends BaseLightningStore {
@@ -11,7 +14,15 @@ export class InMemoryLightningStore extends BaseLightningStore {
     otlp_traces: false,
   };
 
-  constructor(options: BaseStoreOptions = {}) {
-    super(new MemoryBackend(), options);
+  /** With `maxSpanBytes`/`maxSpans`, spans of finished rollouts are evicted to stay under the cap (see SpanCapOptions). */
+  constructor(options: InMemoryStoreOptions = {}) {
+    super(
+      new MemoryBackend({
+        maxSpanBytes: options.maxSpanBytes,
+        maxSpans: options.maxSpans,
+        safeFraction: options.safeFraction,
+      }),
+      options,
+    );
   }
 }

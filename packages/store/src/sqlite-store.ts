@@ -7,6 +7,8 @@ export interface SqliteStoreOptions extends BaseStoreOptions {
   path: string;
   /** `normal` (default): an acknowledged write survives a process crash; `full`: also a power loss (slower). */
   synchronous?: 'full' | 'normal';
+  /** Open the file read-only (it must exist at the current schema version); writes fail. */
+  readOnly?: boolean;
 }
 
 /**
@@ -22,6 +24,13 @@ export class SqliteLightningStore extends BaseLightningStore {
   };
 
   constructor(options: SqliteStoreOptions) {
-    super(new SqliteBackend({ path: options.path, synchronous: options.synchronous }), options);
+    super(
+      new SqliteBackend({
+        path: options.path,
+        synchronous: options.synchronous,
+        readOnly: options.readOnly,
+      }),
+      options,
+    );
   }
 }

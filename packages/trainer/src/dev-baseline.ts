@@ -1,7 +1,14 @@
-import type { Rollout, RolloutMode, Span } from '@arclight/core';
-import { findFinalReward } from '@arclight/otel';
-import { interruptibleSleep, type RunnerLogger } from '@arclight/runner';
-import type { Algorithm, AlgorithmContext } from './algorithm.js';
+import {
+  type Algorithm,
+  type AlgorithmContext,
+  findFinalReward,
+  interruptibleSleep,
+  type Logger,
+  type Rollout,
+  type RolloutMode,
+  type Span,
+  verboseConsoleLogger,
+} from '@arclight/core';
 
 export interface DevBaselineOptions {
   /** Seconds between queue/completion polls. Default 0.5. */
@@ -9,7 +16,7 @@ export interface DevBaselineOptions {
   /** Enqueue the next task only while at most this many rollouts are waiting. Default 4 (upstream). */
   maxQueueLength?: number;
   /** Receives one line per finished rollout. Default: the console. */
-  logger?: RunnerLogger | null;
+  logger?: Logger | null;
 }
 
 /** The outcome of one task of a dev run. */
@@ -26,12 +33,6 @@ export interface DevRolloutResult {
   adapted?: unknown;
 }
 
-const consoleInfo: RunnerLogger = {
-  info: (m) => console.log(m),
-  warn: (m) => console.warn(m),
-  error: (m, e) => (e === undefined ? console.error(m) : console.error(m, e)),
-};
-
 /**
  * The quick algorithm of `Trainer.dev()` (a minimal version of upstream's `Baseline`): stores the initial
  * resources as `"default"`, streams the train then val tasks through the queue (mode `train` / `val`, at most
@@ -44,12 +45,12 @@ export class DevBaseline implements Algorithm {
   results: DevRolloutResult[] = [];
   private readonly pollInterval: number;
   private readonly maxQueueLength: number;
-  private readonly logger: RunnerLogger | null;
+  private readonly logger: Logger | null;
 
   constructor(options: DevBaselineOptions = {}) {
     this.pollInterval = options.pollInterval ?? 0.5;
     this.maxQueueLength = options.maxQueueLength ?? 4;
-    this.logger = options.logger === undefined ? consoleInfo : options.logger;
+    this.logger = options.logger === undefined ? verboseConsoleLogger : options.logger;
   }
 
   async run(ctx: AlgorithmContext): Promise<void> {

@@ -1,4 +1,5 @@
-export type { Algorithm, AlgorithmContext, Dataset, TraceAdapter } from './algorithm.js';
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 export {
   ClientServerExecutionStrategy,
   type ClientServerStrategyOptions,
@@ -24,6 +25,7 @@ export type {
   RunnerBundle,
 } from './strategy.js';
 export { DEFAULT_STORE_PATH, Trainer } from './trainer.js';
+export { runWithGateway, type TrainerGatewayOptions } from './trainer-gateway.js';
 export type {
   DevOptions,
   FitOptions,

@@ -1,4 +1,4 @@
-import type { RunnerLogger } from '@arclight/runner';
+import type { Logger } from '@arclight/core';
 
 export interface InterruptHandle {
   /** Aborts on the first Ctrl+C (SIGINT). */
@@ -11,7 +11,7 @@ export interface InterruptHandle {
  * event); a second one exits the process with code 130 at once. Runner processes started by the trainer
  * notice their parent's exit and stop by themselves.
  */
-export function installInterruptHandler(logger: RunnerLogger): InterruptHandle {
+export function installInterruptHandler(logger: Logger): InterruptHandle {
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) {

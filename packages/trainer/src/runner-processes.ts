@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { interruptibleSleep, type RunnerLogger } from '@arclight/runner';
+import { interruptibleSleep, type Logger } from '@arclight/core';
 import { ENV } from './env.js';
 
 /** IPC messages between a trainer and its runner processes. */
@@ -15,7 +15,7 @@ export interface RunnerProcessesOptions {
   /** Extra environment (on top of this process's). */
   env: Record<string, string>;
   gracefulTimeout: number;
-  logger: RunnerLogger;
+  logger: Logger;
 }
 
 export interface RunnerExit {

@@ -1,5 +1,5 @@
 import { LightningStoreClient, type LightningStoreClientOptions } from '@arclight/client';
-import type { RunnerLogger } from '@arclight/runner';
+import type { Logger } from '@arclight/core';
 import { DEFAULT_SERVER_HOST, DEFAULT_SERVER_PORT, ENV, serverUrl } from './env.js';
 import { READY_MESSAGE, STOP_MESSAGE } from './runner-processes.js';
 import type { RunnerBundle } from './strategy.js';
@@ -13,7 +13,7 @@ import type { RunnerBundle } from './strategy.js';
 export async function runSpawnedWorker(
   workerId: number,
   runner: RunnerBundle,
-  logger: RunnerLogger,
+  logger: Logger,
   clientOptions: LightningStoreClientOptions = {},
 ): Promise<never> {
   const host = process.env[ENV.SERVER_HOST] || DEFAULT_SERVER_HOST;

@@ -1,4 +1,4 @@
-import type { RunnerLogger } from '@arclight/runner';
+import type { Logger } from '@arclight/core';
 import type { LightningStore } from '@arclight/store';
 
 /** Runs the algorithm against `store` until done or `signal` aborts (upstream `AlgorithmBundle`). */
@@ -16,7 +16,7 @@ export interface ExecutionContext {
   store: () => LightningStore;
   /** External stop request (Ctrl+C, `fit({ signal })`). */
   signal: AbortSignal;
-  logger: RunnerLogger;
+  logger: Logger;
 }
 
 /** How the algorithm and the runners are laid out over tasks and processes (upstream `ExecutionStrategy`). */

@@ -1,4 +1,4 @@
-import { interruptibleSleep } from '@arclight/runner';
+import { interruptibleSleep } from '@arclight/core';
 
 /** Resolves when `signal` aborts. */
 export function aborted(signal: AbortSignal): Promise<void> {

@@ -1,8 +1,8 @@
-import type { NamedResources } from '@arclight/core';
-import type { Hook, RunnerLogger, RunnerOptions, RunnerTracer } from '@arclight/runner';
+import type { Algorithm, Logger, NamedResources, TraceAdapter } from '@arclight/core';
+import type { Hook, RunnerOptions, RunnerTracer } from '@arclight/runner';
 import type { LightningStore } from '@arclight/store';
-import type { Algorithm, TraceAdapter } from './algorithm.js';
 import type { ExecutionStrategy } from './strategy.js';
+import type { TrainerGatewayOptions } from './trainer-gateway.js';
 
 /** Runner settings a trainer passes to each of its runners. */
 export type TrainerRunnerOptions = Pick<
@@ -43,9 +43,14 @@ export interface TrainerOptions<T = unknown> {
   /** Settings of every runner (poll/heartbeat intervals, jitter, runner logger). */
   runner?: TrainerRunnerOptions;
   /** Trainer messages (warnings, errors, stop escalation). Default: the console; `null` silences. */
-  logger?: RunnerLogger | null;
+  logger?: Logger | null;
   /** Stop gracefully on Ctrl+C (SIGINT) during `fit`/`dev`; a second Ctrl+C exits. Default true. */
   handleSignals?: boolean;
+  /**
+   * Start an LLM gateway (`@arclight/gateway`) next to the algorithm, recording into its store, and add its
+   * `ProxyLLM` to the initial resources (as `llm`, or `gateway.resourceName`).
+   */
+  gateway?: TrainerGatewayOptions;
 }
 
 export interface FitOptions<T = unknown> {

@@ -1,13 +1,12 @@
-import { ValidationError } from '@arclight/core';
 import {
-  type Hook,
-  type LitAgent,
-  Runner,
-  type RunnerLogger,
+  type Algorithm,
+  type Logger,
   resolveLogger,
-} from '@arclight/runner';
+  type TraceAdapter,
+  ValidationError,
+} from '@arclight/core';
+import { type Hook, type LitAgent, Runner } from '@arclight/runner';
 import { type LightningStore, SqliteLightningStore } from '@arclight/store';
-import type { Algorithm, TraceAdapter } from './algorithm.js';
 import { ClientServerExecutionStrategy } from './client-server-strategy.js';
 import { DevBaseline } from './dev-baseline.js';
 import { ENV, spawnedWorkerId } from './env.js';
@@ -17,6 +16,7 @@ import { runSpawnedWorker } from './spawned-worker.js';
 import type { AlgorithmBundle, ExecutionStrategy, RunnerBundle } from './strategy.js';
 import { aborted, linkedController } from './timing.js';
 import { TracerPool } from './tracer-pool.js';
+import { runWithGateway } from './trainer-gateway.js';
 import type {
   DevOptions,
   FitOptions,
@@ -40,12 +40,13 @@ export class Trainer<T = unknown> {
   readonly initialResources: TrainerOptions<T>['initialResources'];
   readonly adapter: TraceAdapter | undefined;
   readonly hooks: readonly Hook[];
-  private readonly logger: RunnerLogger;
+  private readonly logger: Logger;
   private readonly runnerOptions: TrainerRunnerOptions;
   private readonly handleSignals: boolean;
   private readonly storeSpec: TrainerOptions<T>['store'];
   private storeValue: LightningStore | null = null;
   private readonly tracers: TracerPool;
+  private readonly gatewayOptions: TrainerOptions<T>['gateway'];
 
   constructor(options: TrainerOptions<T> = {}) {
     this.logger = resolveLogger(options.logger);
@@ -61,6 +62,7 @@ export class Trainer<T = unknown> {
     this.handleSignals = options.handleSignals ?? true;
     this.storeSpec = options.store;
     this.tracers = new TracerPool(options.tracer);
+    this.gatewayOptions = options.gateway;
   }
 
   /** The trainer's store (created on first use when not given: `./arclight.sqlite`). */
@@ -122,14 +124,16 @@ export class Trainer<T = unknown> {
     }
     const algorithmBundle: AlgorithmBundle = async (store, stop) => {
       if (!algorithm) return aborted(stop);
-      await algorithm.run({
-        store,
-        trainDataset,
-        valDataset,
-        initialResources: this.initialResources,
-        adapter: this.adapter,
-        signal: stop,
-      });
+      await runWithGateway(this.gatewayOptions, store, this.initialResources, (initialResources) =>
+        algorithm.run({
+          store,
+          trainDataset,
+          valDataset,
+          initialResources,
+          adapter: this.adapter,
+          signal: stop,
+        }),
+      );
     };
     const interrupt = this.handleSignals ? installInterruptHandler(this.logger) : null;
     const stop = linkedController(signal, interrupt?.signal);

@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import type { Algorithm } from '@arclight/core';
 import { rollout } from '@arclight/runner';
 import { InMemoryLightningStore } from '@arclight/store';
 import { freePort } from '@arclight/test-fixtures/python';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Algorithm, ClientServerExecutionStrategy, Trainer } from '../src/index.js';
+import { ClientServerExecutionStrategy, Trainer } from '../src/index.js';
 import { eventually, isAlive, ScriptProcess, TRAIN_SCRIPT } from './support/processes.js';
 
 const scripts: ScriptProcess[] = [];

@@ -1,15 +1,9 @@
-import { PromptTemplate, type Span } from '@arclight/core';
+import { type Algorithm, type AlgorithmContext, PromptTemplate, type Span } from '@arclight/core';
 import { emitMessage } from '@arclight/otel';
 import { type Hook, LitAgent, rollout } from '@arclight/runner';
 import { InMemoryLightningStore } from '@arclight/store';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  type Algorithm,
-  type AlgorithmContext,
-  DevBaseline,
-  InProcessExecutionStrategy,
-  Trainer,
-} from '../src/index.js';
+import { DevBaseline, InProcessExecutionStrategy, Trainer } from '../src/index.js';
 
 const FAST_RUNNER = { pollInterval: 0.02, intervalJitter: 0, heartbeatInterval: 0, logger: null };
 const newStore = () => new InMemoryLightningStore({ scanDebounceSeconds: 0 });

@@ -1,5 +1,10 @@
-import { isPlainRecord, pythonTruthy, type Span, ValidationError } from '@arclight/core';
-import type { Adapter } from '../adapter.js';
+import {
+  type Adapter,
+  isPlainRecord,
+  pythonTruthy,
+  type Span,
+  ValidationError,
+} from '@arclight/core';
 import type { OpenAIMessages } from './chat-types.js';
 import { type RawSpanInfo, toOpenAIMessages } from './convert.js';
 import { groupGenaiDict } from './group-genai.js';

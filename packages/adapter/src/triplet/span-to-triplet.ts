@@ -111,7 +111,7 @@ const JSON_LIST_START = /^[ \t\n\r]*\[/;
  * Upstream `extract_prompt_image_urls`: the `image_url.url` of every `{"type": "image_url"}` content part,
  * in order. The prompt is a list of messages, or an object — with digit keys, the messages are its digit
  * keys' values in numeric order; otherwise it is one message. A message's `content` may be a list of parts
- * or a JSON string of one (what AgentOps and `@arclight/openai` write); anything else is skipped.
+ * or a JSON string of one (what AgentOps and `@arclight/instrumentation-openai` write); anything else is skipped.
  */
 export function extractPromptImageUrls(promptRaw: unknown): unknown[] {
   let messages: unknown[];

@@ -1,11 +1,28 @@
-import { type Triplet, ValidationError } from '@arclight/core';
-import type { Adapter } from '../adapter.js';
+import {
+  type Adapter,
+  type OtelSpanLike,
+  type Span,
+  spanFromOtel,
+  type Triplet,
+  ValidationError,
+} from '@arclight/core';
 import { compilePattern, type Pattern } from '../pattern.js';
 import { findLlmCalls } from './llm-calls.js';
 import { matchRewards, RewardMatchPolicy } from './match-rewards.js';
-import { type TraceSource, toStoredSpans } from './source-spans.js';
 import { spanToTriplet } from './span-to-triplet.js';
 import { buildTraceTree, repairHierarchy, type TraceTree } from './trace-tree.js';
+
+/** What `TraceToTriplet` accepts: stored spans, or OpenTelemetry `ReadableSpan`s (as upstream does). */
+export type TraceSource = readonly (Span | OtelSpanLike)[];
+
+const isOtelSpan = (span: Span | OtelSpanLike): span is OtelSpanLike =>
+  typeof (span as OtelSpanLike).spanContext === 'function';
+
+/** Upstream: `ReadableSpan`s become spans with rollout/attempt `"dummy"` and sequence id 0. */
+export function toStoredSpans(source: TraceSource): readonly Span[] {
+  if (!source.some(isOtelSpan)) return source as readonly Span[];
+  return source.map((span) => (isOtelSpan(span) ? spanFromOtel(span, 'dummy', 'dummy', 0) : span));
+}
 
 /** Options of {@link TraceToTriplet}; the defaults are upstream's. */
 export interface TraceToTripletOptions {

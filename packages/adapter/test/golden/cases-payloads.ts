@@ -22,7 +22,7 @@ export const payloadCases: GoldenCase[] = [
   {
     name: 'image-content',
     description:
-      'Multimodal prompts as JSON strings (AgentOps / @arclight/openai layout) and a prompt with a non-index key',
+      'Multimodal prompts as JSON strings (AgentOps / @arclight/instrumentation-openai layout) and a prompt with a non-index key',
     triplet: [{}],
     spans: spans([
       { id: 'root', name: 'session', start: 0, end: 10 },

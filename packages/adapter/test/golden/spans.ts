@@ -58,7 +58,7 @@ export interface ChatSpec {
   extra?: Attrs;
 }
 
-/** Attributes of an `openai.chat.completion` span in AgentOps' (and `@arclight/openai`'s) layout. */
+/** Attributes of an `openai.chat.completion` span in AgentOps' (and `@arclight/instrumentation-openai`'s) layout. */
 export function chat(spec: ChatSpec): Attrs {
   const model = spec.model ?? 'golden-model';
   const attrs: Attrs = {

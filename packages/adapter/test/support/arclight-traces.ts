@@ -1,4 +1,4 @@
-import { instrumentOpenAI } from '@arclight/openai';
+import { instrumentOpenAI } from '@arclight/instrumentation-openai';
 import { emitReward, LightningTracer, operation } from '@arclight/otel';
 import { InMemoryLightningStore } from '@arclight/store';
 import OpenAI from 'openai';
@@ -29,7 +29,7 @@ const OPTIONS = [
 ];
 
 /**
- * Rollouts recorded by real Arclight instrumentation: the `openai` SDK instrumented by `@arclight/openai`,
+ * Rollouts recorded by real Arclight instrumentation: the `openai` SDK instrumented by `@arclight/instrumentation-openai`,
  * spans and rewards through `@arclight/otel`'s LightningTracer into an InMemoryLightningStore, the model being
  * the fixture LLM at `baseUrl`. Returns one golden case per rollout (the stored spans, in store order).
  */

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { runPythonJson } from '@arclight/test-fixtures/python';
 import type { CaseOutcome, GoldenCase } from './outcome.js';
 
-const RUNNER = fileURLToPath(new URL('../python/run_goldens.py', import.meta.url));
+const RUNNER = fileURLToPath(new URL('../interop/python/run_goldens.py', import.meta.url));
 
 export interface UpstreamAnswer {
   results: Record<string, CaseOutcome>;

@@ -1,9 +1,16 @@
 import { TraceToMessages } from '@arclight/adapter';
-import { type NamedResources, PromptTemplate, ValidationError } from '@arclight/core';
-import type { Algorithm, AlgorithmContext } from '@arclight/trainer';
+import {
+  type Algorithm,
+  type AlgorithmContext,
+  type Logger,
+  type NamedResources,
+  PromptTemplate,
+  resolveLogger,
+  ValidationError,
+  verboseConsoleLogger,
+} from '@arclight/core';
 import OpenAI from 'openai';
 import { batchIterOverDataset } from '../batches.js';
-import { type AlgorithmLogger, resolveAlgorithmLogger } from '../logger.js';
 import { SeededRandom } from '../random.js';
 import { AlgorithmStopped } from '../rollout-batch.js';
 import { BeamSearch } from './beam-search.js';
@@ -30,7 +37,7 @@ export class APO<T = unknown> implements Algorithm<T> {
   private readonly seed: number | undefined;
   private readonly resourceName: string | undefined;
   private readonly onProgress: ((event: APOEvent) => void) | undefined;
-  private readonly logger: AlgorithmLogger;
+  private readonly logger: Logger;
   private current: BeamSearch<T> | null = null;
 
   constructor(options: APOOptions = {}) {
@@ -40,7 +47,7 @@ export class APO<T = unknown> implements Algorithm<T> {
     this.seed = options.seed;
     this.resourceName = options.resourceName;
     this.onProgress = options.onProgress;
-    this.logger = resolveAlgorithmLogger(options.logger);
+    this.logger = resolveLogger(options.logger, verboseConsoleLogger);
   }
 
   /** The best prompt found (upstream `get_best_prompt`); throws before `run()` has started. */

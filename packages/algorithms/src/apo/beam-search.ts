@@ -1,5 +1,4 @@
-import { PromptTemplate } from '@arclight/core';
-import type { AlgorithmLogger } from '../logger.js';
+import { type Logger, PromptTemplate } from '@arclight/core';
 import { type EvaluationSetup, evaluatePromptOnBatch, type VersionedPrompt } from './evaluation.js';
 import type { APOEvent, APOPromptScore, APORound } from './events.js';
 import type { ResolvedAPOOptions } from './options.js';
@@ -12,7 +11,7 @@ export interface BeamSearchSetup<T> {
   valBatches: Iterator<T[]>;
   valDataset: readonly T[];
   options: ResolvedAPOOptions;
-  logger: AlgorithmLogger;
+  logger: Logger;
   emit(event: APOEvent): void;
 }
 
@@ -53,7 +52,7 @@ export class BeamSearch<T> {
   private readonly valBatches: Iterator<T[]>;
   private readonly valDataset: readonly T[];
   private readonly options: ResolvedAPOOptions;
-  private readonly logger: AlgorithmLogger;
+  private readonly logger: Logger;
   private readonly emit: (event: APOEvent) => void;
 
   constructor(init: BeamSearchSetup<T>, seedTemplate: PromptTemplate) {

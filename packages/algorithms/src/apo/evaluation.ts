@@ -1,13 +1,13 @@
 import type { TraceToMessages } from '@arclight/adapter';
 import {
   findFinalReward,
+  type LightningStore,
+  type Logger,
   type NamedResources,
   type PromptTemplate,
   type RolloutMode,
   ValidationError,
 } from '@arclight/core';
-import type { LightningStore } from '@arclight/store';
-import type { AlgorithmLogger } from '../logger.js';
 import { latestAttemptSpans, waitForFinished } from '../rollout-batch.js';
 import type { RolloutResultForAPO } from './experiments.js';
 
@@ -27,7 +27,7 @@ export interface EvaluationSetup {
   timeout: number;
   pollInterval: number;
   signal: AbortSignal;
-  logger: AlgorithmLogger;
+  logger: Logger;
 }
 
 export interface BatchEvaluation {

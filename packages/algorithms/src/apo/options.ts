@@ -1,6 +1,5 @@
-import { ValidationError } from '@arclight/core';
+import { type Logger, ValidationError } from '@arclight/core';
 import type OpenAI from 'openai';
-import type { AlgorithmLogger } from '../logger.js';
 import type { APOEvent } from './events.js';
 import { DEFAULT_APPLY_EDIT_PROMPT_FILES, DEFAULT_GRADIENT_PROMPT_FILES } from './prompt-files.js';
 
@@ -43,7 +42,7 @@ export interface APOOptions {
   /** Progress events (rounds, scores, candidates) — e.g. for a progress display. */
   onProgress?: (event: APOEvent) => void;
   /** Log lines as upstream's (`[Round 01 | Prompt v3] …`). Default: the console; `null` silences. */
-  logger?: AlgorithmLogger | null;
+  logger?: Logger | null;
 }
 
 export interface ResolvedAPOOptions {

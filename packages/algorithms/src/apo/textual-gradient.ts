@@ -1,5 +1,5 @@
+import type { Logger } from '@arclight/core';
 import type OpenAI from 'openai';
-import type { AlgorithmLogger } from '../logger.js';
 import type { SeededRandom } from '../random.js';
 import { type RolloutResultForAPO, renderExperiments } from './experiments.js';
 import type { ResolvedAPOOptions } from './options.js';
@@ -9,7 +9,7 @@ export interface EditSetup {
   client: OpenAI;
   options: ResolvedAPOOptions;
   random: SeededRandom;
-  logger: AlgorithmLogger;
+  logger: Logger;
 }
 
 async function complete(

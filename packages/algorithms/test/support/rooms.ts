@@ -1,5 +1,5 @@
 import { LLM, PromptTemplate } from '@arclight/core';
-import { instrumentOpenAI, type Uninstrument } from '@arclight/openai';
+import { instrumentOpenAI, type Uninstrument } from '@arclight/instrumentation-openai';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { rollout } from '@arclight/runner';
 import type { LightningStore } from '@arclight/store';

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LightningStoreClient } from '@arclight/client';
-import { type ExportFromStoreOptions, type ExportSummary, exportFromStore } from '@arclight/export';
+import {
+  EmptyExportError,
+  type ExportFromStoreOptions,
+  type ExportSummary,
+  exportFromStore,
+  skipExplanations,
+} from '@arclight/export';
 import { type LightningStore, SqliteLightningStore } from '@arclight/store';
 import type { ExportCommandOptions } from './export.js';
 import { ProgressBar } from './progress-bar.js';
@@ -11,7 +17,9 @@ const fail = (message: string): number => {
   return 1;
 };
 
-function openSource(options: ExportCommandOptions): LightningStore | string {
+export function openSource(
+  options: Pick<ExportCommandOptions, 'store' | 'db' | 'token'>,
+): LightningStore | string {
   if (options.store && options.db) return 'give either --store <url> or --db <file>, not both';
   if (options.store) {
     return new LightningStoreClient(options.store, { token: options.token });
@@ -40,7 +48,23 @@ export function formatSummary(summary: ExportSummary): string {
     `  skipped triplets: ${counts(summary.skipped_triplets)}`,
   ];
   if (summary.task_groups > 0) lines.splice(3, 0, `  task groups: ${n(summary.task_groups)}`);
+  if (summary.merge) {
+    const m = summary.merge;
+    lines.push(
+      `  merge: ${n(m.calls)} calls with ids → ${n(m.rows)} rows (${n(m.merged_calls)} calls merged), prefix breaks ${n(m.prefix_breaks)}${m.prefix_breaks > 0 ? `: ${counts(m.breaks_by_reason)}` : ''}`,
+    );
+    for (const b of m.first_breaks.slice(0, 5)) {
+      lines.push(
+        `    break: rollout ${b.rollout_id} call ${b.turn_index}, first differing token ${b.position} (${b.reason})`,
+      );
+    }
+  }
   for (const warning of summary.warnings) lines.push(`  warning: ${warning}`);
+  const explained = skipExplanations(summary);
+  if (explained.length > 0) {
+    lines.push('  why skipped, and the fix:');
+    for (const line of explained) lines.push(`    - ${line}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -65,6 +89,7 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     minReward: options.minReward ?? null,
     rewardThreshold: options.rewardThreshold,
     pageSize: options.pageSize,
+    allowEmpty: options.allowEmpty === true,
     adapter: {
       ...(options.agentMatch !== undefined ? { agentMatch: options.agentMatch } : {}),
       ...(options.llmCallMatch !== undefined ? { llmCallMatch: options.llmCallMatch } : {}),
@@ -81,6 +106,11 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     return 0;
   } catch (error) {
     progress.finish();
+    if (error instanceof EmptyExportError) {
+      if (options.json) process.stdout.write(`${JSON.stringify(error.summary, null, 2)}\n`);
+      fail(error.message);
+      return error.exitCode;
+    }
     fail((error as Error).message);
     return controller.signal.aborted ? 130 : 1;
   } finally {

@@ -21,6 +21,7 @@ export interface ExportCommandOptions {
   minReward?: number;
   rewardThreshold?: number;
   pageSize?: number;
+  allowEmpty?: boolean;
   json?: boolean;
 }
 
@@ -101,12 +102,16 @@ export function registerExportCommand(program: Command): void {
     .option('--agent-match <regex>', 'only LLM calls under agents whose name matches', checkRegex)
     .option(
       '--llm-call-match <regex>',
-      'span names that are LLM calls (default: openai\\.chat\\.completion)',
+      'span names that are LLM calls (default: openai.chat.completion, openai.responses.create, openai.completion)',
       checkRegex,
     )
     .option('--min-reward <n>', 'SFT formats: only rollouts with reward >= n', parseNumber)
     .option('--reward-threshold <n>', 'KTO: label = reward >= n (default 0.5)', parseNumber)
     .option('--page-size <n>', 'rollouts per store request (default 100)', parsePositiveInt)
+    .option(
+      '--allow-empty',
+      'write an empty file instead of failing (exit 2) when no row qualifies',
+    )
     .option('--json', 'print the summary as JSON')
     .action(async (options: ExportCommandOptions) => {
       const { runExport } = await import('./export-run.js');

@@ -33,5 +33,13 @@ export function parseByteSize(value: string): number {
   return bytes;
 }
 
+/** A positive integer count (`--max-depth 64`). */
+export function parsePositiveInt(value: string): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected a positive integer.');
+  return n;
+}
+
 /** Repeatable options: collects every occurrence. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,16 +1,17 @@
-import { resolve } from 'node:path';
+import { dashboardAssetsDir } from '@arclight/dashboard';
 import {
   createLightningStoreServer,
   DEFAULT_BODY_LIMIT,
   DEFAULT_HOST,
   DEFAULT_PORT,
+  serveStaticSite,
 } from '@arclight/server';
-import { InMemoryLightningStore, type LightningStore, SqliteLightningStore } from '@arclight/store';
-import { type Command, Option } from 'commander';
-import { collect, parseByteSize, parsePort } from './parse-options.js';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { collect, parseByteSize, parsePort, parsePositiveInt } from './parse-options.js';
+import { BACKENDS, type Backend, openStore } from './store-backend.js';
+import { isStoreWorker, reportToPrimary, runPrimary } from './store-workers.js';
 
-export const BACKENDS = ['memory', 'sqlite'] as const;
-export type Backend = (typeof BACKENDS)[number];
+export { BACKENDS, type Backend } from './store-backend.js';
 
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -20,10 +21,30 @@ export interface StoreCommandOptions {
   port: number;
   backend: Backend;
   db: string;
+  databaseUrl?: string;
+  schema: string;
+  workers: number;
   token?: string;
   corsOrigin?: string[];
   bodyLimit: number;
   logLevel?: LogLevel;
+  /** Serve Prometheus metrics on /metrics and /v1/prometheus/. */
+  metrics?: boolean;
+  /** Upstream's spelling of --metrics (`agl store --tracker prometheus`). */
+  tracker?: 'prometheus' | 'console';
+  /** Serve the SQLite file read-only (writes answer 405). */
+  readOnly?: boolean;
+  /** In-memory backend: cap on estimated span bytes. */
+  memoryCap?: number;
+  /** In-memory backend: cap on the number of spans. */
+  memorySpanCap?: number;
+  maxSpansPerRequest?: number;
+  maxAttributesPerSpan?: number;
+  maxAttributeValueSize?: number;
+  maxDepth?: number;
+  maxDecompressedSize?: number;
+  /** Serve the dashboard at `/` (`--no-dashboard` turns it off). */
+  dashboard?: boolean;
 }
 
 /** `arclight store`: serve a LightningStore over HTTP (upstream `agl store`). */
@@ -38,6 +59,19 @@ export function registerStoreCommand(program: Command): void {
     )
     .option('--db <file>', 'SQLite database file (sqlite backend)', './arclight.sqlite')
     .addOption(
+      new Option(
+        '--database-url <url>',
+        'PostgreSQL URL, e.g. postgres://user:password@host:5432/db (postgres backend)',
+      ).env('ARCLIGHT_DATABASE_URL'),
+    )
+    .option('--schema <name>', 'PostgreSQL schema holding the store (postgres backend)', 'arclight')
+    .option(
+      '--workers <n>',
+      'server processes sharing the port (postgres backend; Node cluster)',
+      parseWorkers,
+      1,
+    )
+    .addOption(
       new Option('--token <token>', 'require this shared secret (Bearer or x-api-key)').env(
         'ARCLIGHT_STORE_TOKEN',
       ),
@@ -49,21 +83,65 @@ export function registerStoreCommand(program: Command): void {
       parseByteSize,
       DEFAULT_BODY_LIMIT,
     )
+    .option('--no-dashboard', 'do not serve the dashboard (the web UI) at /')
     .addOption(
       new Option('--log-level <level>', 'server log level (JSON lines on stderr)')
         .choices(LOG_LEVELS)
         .default('error'),
+    )
+    .option('--metrics', 'serve Prometheus metrics on /metrics and /v1/prometheus/')
+    .addOption(
+      new Option('--tracker <tracker>', 'upstream spelling: "prometheus" is --metrics').choices([
+        'prometheus',
+        'console',
+      ]),
+    )
+    .option('--read-only', 'serve an existing SQLite store read-only (writes answer 405)')
+    .option(
+      '--memory-cap <bytes>',
+      'memory backend: cap on span data, e.g. 2gb; spans of finished rollouts are evicted oldest first',
+      parseByteSize,
+    )
+    .option(
+      '--memory-span-cap <spans>',
+      'memory backend: cap on the number of spans',
+      parsePositiveInt,
+    )
+    .option(
+      '--max-spans-per-request <n>',
+      'spans in one OTLP request (default 20000)',
+      parsePositiveInt,
+    )
+    .option(
+      '--max-attributes-per-span <n>',
+      'attributes per span, event or link (default 8192)',
+      parsePositiveInt,
+    )
+    .option(
+      '--max-attribute-value-size <bytes>',
+      'size of one attribute value (default 16mb)',
+      parseByteSize,
+    )
+    .option(
+      '--max-depth <n>',
+      'nesting depth of attribute values and JSON fields (default 64)',
+      parsePositiveInt,
+    )
+    .option(
+      '--max-decompressed-size <bytes>',
+      'size of a gzip OTLP body once decompressed (default: --body-limit)',
+      parseByteSize,
     )
     .action(async (options: StoreCommandOptions) => {
       process.exitCode = await runStore(options);
     });
 }
 
-function openStore(options: StoreCommandOptions): { store: LightningStore; description: string } {
-  if (options.backend === 'memory')
-    return { store: new InMemoryLightningStore(), description: 'backend: memory' };
-  const path = resolve(options.db);
-  return { store: new SqliteLightningStore({ path }), description: `backend: sqlite, db: ${path}` };
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new InvalidArgumentError('expected a whole number of processes from 1 to 256');
+  return n;
 }
 
 const fail = (message: string): number => {
@@ -84,11 +162,37 @@ function listenFailure(error: unknown, options: StoreCommandOptions): string {
 
 /** Runs the server until SIGINT/SIGTERM; resolves to the process exit code. */
 export async function runStore(options: StoreCommandOptions): Promise<number> {
-  let opened: ReturnType<typeof openStore>;
+  const worker = isStoreWorker();
+  if (options.workers > 1 && !worker) {
+    if (options.backend !== 'postgres') {
+      return fail(
+        `--workers ${options.workers} needs --backend postgres: the ${options.backend} backend lives in one ` +
+          'process (several processes would not share its data)',
+      );
+    }
+    // Open once here so that the schema is created/migrated before the workers start, and errors show once.
+    let description: string;
+    try {
+      const opened = await openStore(options);
+      description = opened.description;
+      await opened.store.close();
+    } catch (error) {
+      return fail(`cannot open the ${options.backend} store: ${(error as Error).message}`);
+    }
+    return runPrimary({
+      workers: options.workers,
+      description,
+      write: (line) => process.stdout.write(line),
+      fail,
+    });
+  }
+  let opened: Awaited<ReturnType<typeof openStore>>;
   try {
-    opened = openStore(options);
+    opened = await openStore(options);
   } catch (error) {
-    return fail(`cannot open the ${options.backend} store: ${(error as Error).message}`);
+    const message = `cannot open the ${options.backend} store: ${(error as Error).message}`;
+    if (worker) reportToPrimary({ type: 'arclight-store-failed', message });
+    return fail(message);
   }
   const { store, description } = opened;
   const server = createLightningStoreServer(store, {
@@ -97,22 +201,58 @@ export async function runStore(options: StoreCommandOptions): Promise<number> {
     token: options.token,
     corsOrigins: options.corsOrigin,
     bodyLimit: options.bodyLimit,
+    metrics: options.metrics === true || options.tracker === 'prometheus',
+    readOnly: options.readOnly === true,
+    limits: {
+      maxSpansPerRequest: options.maxSpansPerRequest,
+      maxAttributesPerSpan: options.maxAttributesPerSpan,
+      maxAttributeValueBytes: options.maxAttributeValueSize,
+      maxDepth: options.maxDepth,
+      maxDecompressedBytes: options.maxDecompressedSize,
+    },
     logger:
       !options.logLevel || options.logLevel === 'silent'
         ? false
         : { level: options.logLevel, stream: process.stderr },
   });
 
+  let dashboard = false;
+  if (options.dashboard !== false) {
+    try {
+      await serveStaticSite(server.app, { root: dashboardAssetsDir() });
+      dashboard = true;
+    } catch (error) {
+      process.stderr.write(
+        `arclight store: not serving the dashboard: ${(error as Error).message}\n`,
+      );
+    }
+  }
   let url: string;
   try {
     url = await server.listen();
   } catch (error) {
     await server.close().catch(() => undefined);
     await store.close().catch(() => undefined);
-    return fail(listenFailure(error, options));
+    const message = listenFailure(error, options);
+    if (worker) reportToPrimary({ type: 'arclight-store-failed', message });
+    return fail(message);
+  }
+  if (worker) {
+    reportToPrimary({ type: 'arclight-store-listening', url });
+    await workerStopRequest();
+    await server.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    if (process.connected) process.disconnect();
+    return 0;
   }
   const auth = options.token ? ', token required' : '';
-  process.stdout.write(`Arclight LightningStore listening on ${url} (${description}${auth})\n`);
+  const metrics =
+    options.metrics || options.tracker === 'prometheus' ? `, metrics: ${url}/metrics` : '';
+  // One line on stdout (scripts parse it); with the dashboard, where to open it.
+  const site = dashboard ? ` — dashboard: ${url}/` : '';
+  process.stdout.write(
+    `Arclight LightningStore listening on ${url} (${description}${auth}${metrics})${site}\n`,
+  );
 
   const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
     process.once('SIGINT', () => resolveSignal('SIGINT'));
@@ -134,4 +274,16 @@ export async function runStore(options: StoreCommandOptions): Promise<number> {
   }
   process.stderr.write('arclight store: stopped\n');
   return 0;
+}
+
+/**
+ * A worker stops when the primary sends SIGTERM or goes away. SIGINT is ignored: Ctrl-C reaches the whole
+ * process group, and the primary turns it into an orderly SIGTERM for every worker.
+ */
+function workerStopRequest(): Promise<void> {
+  return new Promise((resolveStop) => {
+    process.on('SIGINT', () => undefined);
+    process.once('SIGTERM', () => resolveStop());
+    process.once('disconnect', () => resolveStop());
+  });
 }

@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { PythonProcess } from '@arclight/test-fixtures/python';
 
-const FARM = fileURLToPath(new URL('../python/upstream_store_farm.py', import.meta.url));
+const FARM = fileURLToPath(new URL('../interop/python/upstream_store_farm.py', import.meta.url));
 
 /**
  * Fresh upstream (agentlightning 0.3.0) LightningStoreServers on demand, from one long-lived Python process
- * (`test/python/upstream_store_farm.py`), so the import cost of agentlightning is paid once per test file.
+ * (`test/interop/python/upstream_store_farm.py`), so the import cost of agentlightning is paid once per test file.
  */
 export class UpstreamStoreFarm {
   private constructor(

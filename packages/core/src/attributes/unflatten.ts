@@ -14,7 +14,7 @@ export function isPlainRecord(value: unknown): value is Record<string, unknown> 
 }
 
 /** Own-property assignment that cannot reach a prototype (`__proto__` is a plain key here). */
-export function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
+export function defineKey<T>(target: Record<string, T>, key: string, value: T): void {
   // `__proto__` is the only accessor on Object.prototype; every other key assigns an own data property.
   if (key === '__proto__') {
     Object.defineProperty(target, key, {

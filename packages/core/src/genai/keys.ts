@@ -6,12 +6,23 @@
  * `tool_call.<name>` child spans.
  */
 
-/** Names of LLM-call spans as `@arclight/openai` writes them; `CHAT` is upstream's default `llm_call_match`. */
+/** Names of LLM-call spans as `@arclight/instrumentation-openai` writes them; `CHAT` is upstream's default `llm_call_match`. */
 export const LlmCallSpanNames = Object.freeze({
   CHAT: 'openai.chat.completion',
   RESPONSES: 'openai.responses.create',
   COMPLETION: 'openai.completion',
 } as const);
+
+/** Every LLM-call span name the Arclight instrumentations write (chat completions, responses, completions). */
+export const LLM_CALL_SPAN_NAMES: readonly string[] = Object.freeze(
+  Object.values(LlmCallSpanNames),
+);
+
+/**
+ * Default LLM-call match of the export: matches every name in `LLM_CALL_SPAN_NAMES` (upstream's default,
+ * `openai\.chat\.completion`, matches only the first).
+ */
+export const LLM_CALL_SPAN_MATCH = /openai\.(?:chat\.completion|responses\.create|completion)/;
 
 /** Value of `gen_ai.system` for OpenAI-protocol models (AgentOps writes `"OpenAI"`). */
 export const GEN_AI_SYSTEM_OPENAI = 'OpenAI';

@@ -4,6 +4,15 @@ export type AttributeScalar = string | boolean | number;
 export type AttributeValue = AttributeScalar | AttributeScalar[];
 export type Attributes = Record<string, AttributeValue>;
 
+/**
+ * What the span readers (rewards, messages, objects, tags, links) look at: a name and attributes. Arclight
+ * `Span`s, OpenTelemetry `ReadableSpan`s and `SpanCoreFields` all qualify.
+ */
+export interface SpanLike {
+  name: string;
+  attributes?: Readonly<Record<string, unknown>> | null;
+}
+
 export const STATUS_CODES = ['UNSET', 'OK', 'ERROR'] as const;
 export type StatusCode = (typeof STATUS_CODES)[number];
 

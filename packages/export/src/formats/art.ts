@@ -6,9 +6,13 @@ import { conversationsWithSkips, openaiMessage } from './chat.js';
 import type { TaskFormat } from './format.js';
 
 /**
- * OpenPipe ART `TrajectoryGroup`s (`src/art/trajectories.py`): one group per task, one `Trajectory` per rollout.
- * Trainable turns are OpenAI `Choice` objects carrying the call's logprobs and vLLM's `prompt_token_ids` /
- * `token_ids` as extra fields (what ART's tokenizer reads); other messages are plain message dicts.
+ * OpenPipe ART `TrajectoryGroup`s, one JSON line per task in the layout of ART's JSONL serializer
+ * (`art.utils.trajectory_migration.deserialize_trajectory_groups` loads it), one `Trajectory` per rollout.
+ * Trainable turns are OpenAI `Choice` objects (`{finish_reason, index, message, logprobs}`) whose logprob
+ * tokens are written as `token_id:<id>` with the engine's sampled ids (vLLM's `return_tokens_as_token_ids`
+ * form): `art.preprocessing.tokenize` splices exactly those ids into the sequence. ART trains only Choices with
+ * logprobs: calls recorded without them (request them with `requestLogprobs`) stay plain assistant messages and
+ * are counted as `no_logprobs`. Other messages are plain message dicts.
  */
 
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
@@ -41,18 +45,28 @@ export interface ArtTrajectoryGroup {
   exceptions: unknown[];
 }
 
-/** `ChatCompletionTokenLogprob` entries, or null when the call recorded only bare numbers (or nothing). */
+/**
+ * `ChatCompletionTokenLogprob` entries with `token: "token_id:<id>"` (the engine's ids, aligned 1:1 with the
+ * logprobs), or null when the call has no usable logprobs. Without token ids the recorded token strings are
+ * kept (ART then maps them back with `convert_tokens_to_ids`).
+ */
 function logprobContent(call: PreparedCall): unknown[] | null {
-  if (!call.logprob_entries || !call.logprobs) return null;
-  return call.logprob_entries.map((entry) => ({
-    token: String(field(entry, 'token') ?? ''),
-    logprob: field(entry, 'logprob'),
-    bytes: Array.isArray(field(entry, 'bytes')) ? field(entry, 'bytes') : null,
-    top_logprobs: Array.isArray(field(entry, 'top_logprobs')) ? field(entry, 'top_logprobs') : [],
-  }));
+  if (!call.logprobs) return null;
+  const ids = call.response_ids;
+  return call.logprobs.map((logprob, i) => {
+    const entry = call.logprob_entries?.[i];
+    return {
+      token: ids ? `token_id:${ids[i]}` : String(field(entry, 'token') ?? ''),
+      logprob,
+      bytes: Array.isArray(field(entry, 'bytes')) ? field(entry, 'bytes') : null,
+      top_logprobs: [],
+    };
+  });
 }
 
-function choiceOf(call: PreparedCall): ArtChoice {
+function choiceOf(call: PreparedCall): ArtChoice | ChatMessage {
+  const content = logprobContent(call);
+  if (!content) return assistantMessage(call);
   const message = openaiMessage(call.response_message!);
   message.role = 'assistant';
   if (message.content === undefined) message.content = null;
@@ -62,16 +76,23 @@ function choiceOf(call: PreparedCall): ArtChoice {
       : message.tool_calls
         ? 'tool_calls'
         : 'stop';
-  const content = logprobContent(call);
   const choice: ArtChoice = {
     finish_reason: reason,
     index: 0,
     message,
-    logprobs: content ? { content, refusal: null } : null,
+    logprobs: { content, refusal: null },
   };
   if (call.prompt_ids) choice.prompt_token_ids = call.prompt_ids;
   if (call.response_ids) choice.token_ids = call.response_ids;
   return choice;
+}
+
+/** A reply without logprobs: a plain assistant message (ART trains it only with allow_training_without_logprobs). */
+function assistantMessage(call: PreparedCall): ChatMessage {
+  const message = openaiMessage(call.response_message!);
+  message.role = 'assistant';
+  if (message.content === undefined || message.content === null) message.content = '';
+  return message;
 }
 
 function historyOf(conversation: Conversation): ArtHistory {
@@ -115,7 +136,12 @@ export const artFormat: TaskFormat<ArtTrajectoryGroup> = {
     const trajectories: ArtTrajectory[] = [];
     for (const rollout of group) {
       const conversations = conversationsWithSkips(rollout, skip);
-      if (conversations.length > 0) trajectories.push(trajectoryOf(rollout, conversations));
+      if (conversations.length === 0) continue;
+      const withoutLogprobs = conversations
+        .flatMap((c) => c.calls)
+        .filter((c) => c.logprobs === null).length;
+      skip.triplet('no_logprobs', withoutLogprobs);
+      trajectories.push(trajectoryOf(rollout, conversations));
     }
     if (trajectories.length === 0) return [];
     return [{ trajectories, metadata: { task_id: group[0]!.task_id }, exceptions: [] }];

@@ -1,5 +1,6 @@
 import type { PreparedRollout } from '../prepared.js';
 import type { ParquetColumn } from '../sinks/parquet-sink.js';
+import type { PrefixBreak } from '../token-merge.js';
 
 /** Options every format may read (all have defaults; see `resolveFormatOptions`). */
 export interface FormatOptions {
@@ -15,6 +16,16 @@ export interface FormatOptions {
 export interface SkipCounter {
   rollout(reason: string, count?: number): void;
   triplet(reason: string, count?: number): void;
+  /** Trajectory-level formats: one rollout's merge outcome (calls merged into rows, prefix breaks). */
+  merge?(outcome: MergeOutcome): void;
+}
+
+export interface MergeOutcome {
+  rollout_id: string;
+  /** Calls with token ids. */
+  calls: number;
+  rows: number;
+  breaks: PrefixBreak[];
 }
 
 interface FormatBase {

@@ -59,7 +59,7 @@ export const openaiDpoFormat: TaskFormat<OpenAiDpoRow> = {
       rows.push({
         input: {
           messages: chosen.messages.slice(0, chosen.prompt_length).map(openaiMessage),
-          ...toolsField(chosen.calls[0]!.tools),
+          ...toolsField(chosen.tools),
         },
         preferred_output: [openaiMessage(preferred)],
         non_preferred_output: [openaiMessage(nonPreferred)],

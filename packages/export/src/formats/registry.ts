@@ -7,11 +7,14 @@ import { tripletsFormat } from './triplets.js';
 import { trlKtoFormat, trlPromptFormat, trlSftFormat, trlSftTokensFormat } from './trl.js';
 import { trlDpoFormat } from './trl-dpo.js';
 import { verlFormats } from './verl.js';
+import { verlRlhfFormat, verlSftFormat } from './verl-chat.js';
 
 /** Every export format, by name (the CLI's `--format` choices, in this order). */
 export const FORMATS: readonly ExportFormat[] = [
   tripletsFormat,
   ...verlFormats,
+  verlSftFormat,
+  verlRlhfFormat,
   trlSftFormat,
   trlSftTokensFormat,
   trlDpoFormat,

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../record.js';
-import { trlMessage } from './chat.js';
+import type { ChatMessage, ChatTool } from '../record.js';
+import { toolsField, trlMessage } from './chat.js';
 import type { TaskFormat } from './format.js';
 import { preferencePairs } from './preference.js';
 
@@ -8,11 +8,18 @@ export interface TrlDpoRow {
   prompt: ChatMessage[];
   chosen: ChatMessage[];
   rejected: ChatMessage[];
+  /** The tools offered to either side (DPOTrainer renders them into the prompt). */
+  tools?: ChatTool[];
+}
+
+function mergeToolLists(a: ChatTool[], b: ChatTool[]): ChatTool[] {
+  const names = new Set(a.map((t) => t.function.name));
+  return [...a, ...b.filter((t) => !names.has(t.function.name))];
 }
 
 export const trlDpoFormat: TaskFormat<TrlDpoRow> = {
   name: 'trl-dpo',
-  description: 'TRL DPO: {prompt, chosen, rejected}, best vs worst rollout of each task',
+  description: 'TRL DPO: {prompt, chosen, rejected, tools?}, best vs worst rollout of each task',
   grouping: 'task',
   output: { kind: 'jsonl' },
   rows(group, options, skip) {
@@ -20,6 +27,7 @@ export const trlDpoFormat: TaskFormat<TrlDpoRow> = {
       prompt: chosen.messages.slice(0, chosen.prompt_length).map(trlMessage),
       chosen: chosen.messages.slice(chosen.prompt_length).map(trlMessage),
       rejected: rejected.messages.slice(rejected.prompt_length).map(trlMessage),
+      ...toolsField(mergeToolLists(chosen.tools, rejected.tools)),
     }));
   },
 };

@@ -51,11 +51,13 @@ export interface TrlKtoRow {
   prompt: ChatMessage[];
   completion: ChatMessage[];
   label: boolean;
+  tools?: ChatTool[];
 }
 
 export const trlKtoFormat: RolloutFormat<TrlKtoRow> = {
   name: 'trl-kto',
-  description: 'TRL KTO: {prompt, completion, label} per conversation, label = reward ≥ threshold',
+  description:
+    'TRL KTO: {prompt, completion, label, tools?} per conversation, label = reward ≥ threshold',
   grouping: 'rollout',
   output: { kind: 'jsonl' },
   rows(rollout, options, skip) {
@@ -64,6 +66,7 @@ export const trlKtoFormat: RolloutFormat<TrlKtoRow> = {
       prompt: c.messages.slice(0, c.prompt_length).map(trlMessage),
       completion: c.messages.slice(c.prompt_length).map(trlMessage),
       label,
+      ...toolsField(c.tools),
     }));
   },
 };
@@ -80,6 +83,8 @@ export interface TrlPromptRow {
   /** Mean reward of the exported rollouts of the task. */
   reward_mean: number;
   num_rollouts: number;
+  /** The tools offered with the prompt (GRPOTrainer passes a `tools` column to the chat template). */
+  tools?: ChatTool[];
 }
 
 export const trlPromptFormat: TaskFormat<TrlPromptRow> = {
@@ -102,6 +107,7 @@ export const trlPromptFormat: TaskFormat<TrlPromptRow> = {
         task_input: stableStringify(first.record.rollout.input),
         reward_mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
         num_rollouts: group.length,
+        ...toolsField(call.tools),
       },
     ];
   },

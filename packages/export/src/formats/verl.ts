@@ -1,6 +1,6 @@
 import type { PreparedRollout } from '../prepared.js';
 import type { ParquetColumn } from '../sinks/parquet-sink.js';
-import { type TokenRow, trajectoryRows, transitionRows } from '../token-merge.js';
+import { type PrefixBreak, type TokenRow, trajectoryRows, transitionRows } from '../token-merge.js';
 import type { RolloutFormat, SkipCounter } from './format.js';
 
 /**
@@ -57,9 +57,22 @@ export function tokenRowsOf(
 ): TokenRow[] {
   const missing = rollout.calls.filter((c) => c.prompt_ids === null || c.response_ids === null);
   if (missing.length > 0) skip.triplet('no_token_ids', missing.length);
-  const rows =
-    level === 'transition' ? transitionRows(rollout.calls) : trajectoryRows(rollout.calls);
+  if (level === 'transition') {
+    const rows = transitionRows(rollout.calls);
+    if (rows.length === 0) skip.rollout('no_token_ids');
+    return rows;
+  }
+  const breaks: PrefixBreak[] = [];
+  const rows = trajectoryRows(rollout.calls, (b) => breaks.push(b));
   if (rows.length === 0) skip.rollout('no_token_ids');
+  else {
+    skip.merge?.({
+      rollout_id: rollout.rollout_id,
+      calls: rows.reduce((n, r) => n + r.calls.length, 0),
+      rows: rows.length,
+      breaks,
+    });
+  }
   return rows;
 }
 

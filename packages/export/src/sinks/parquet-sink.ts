@@ -1,17 +1,19 @@
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import { OutputFile } from './output-file.js';
+import type { SchemaElement, SchemaTree } from './parquet-nested.js';
 import type { RowSink } from './sink.js';
 
 export type ParquetColumnType = 'string' | 'int32' | 'double' | 'boolean' | 'int32[]' | 'double[]';
 
 export interface ParquetColumn {
   name: string;
-  type: ParquetColumnType;
+  /** `nested`: a struct/list column described by `tree` (see parquet-nested.ts). */
+  type: ParquetColumnType | 'nested';
   /** Nullable columns are OPTIONAL; lists are never null inside. */
   nullable: boolean;
+  /** For `nested` columns: the column's schema subtree (its first element is named `name`). */
+  tree?: SchemaTree;
 }
-
-type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
 const PRIMITIVE: Record<string, Pick<SchemaElement, 'type' | 'converted_type'>> = {
   string: { type: 'BYTE_ARRAY', converted_type: 'UTF8' },
@@ -25,7 +27,11 @@ export function schemaElements(columns: readonly ParquetColumn[]): SchemaElement
   const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }];
   for (const column of columns) {
     const repetition_type = column.nullable ? 'OPTIONAL' : 'REQUIRED';
-    if (column.type.endsWith('[]')) {
+    if (column.type === 'nested') {
+      const [head, ...rest] = column.tree ?? [];
+      if (!head) throw new Error(`parquet column ${column.name}: nested without a schema tree`);
+      schema.push({ ...head, name: column.name, repetition_type }, ...rest);
+    } else if (column.type.endsWith('[]')) {
       schema.push(
         { name: column.name, repetition_type, converted_type: 'LIST', num_children: 1 },
         { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
@@ -80,7 +86,7 @@ export class ParquetSink<Row extends Record<string, unknown>> implements RowSink
     const columnData = this.columns.map((column, i) => ({
       name: column.name,
       data: this.buffers[i]!,
-      statistics: !column.type.endsWith('[]'),
+      statistics: !column.type.endsWith('[]') && column.type !== 'nested',
     }));
     await this.writer.write({ columnData, rowGroupSize: this.buffered });
     this.buffers = this.columns.map(() => []);

@@ -2,6 +2,7 @@ import { TracerTraceToTriplet, type TraceToTripletOptions } from '@arclight/adap
 import {
   type AttemptedRollout,
   isAttemptedRollout,
+  LLM_CALL_SPAN_MATCH,
   type Rollout,
   type Span,
   type Triplet,
@@ -40,8 +41,24 @@ export interface ExportFromStoreOptions extends ExportOptions, RolloutSelection 
   signal?: AbortSignal;
 }
 
+/**
+ * The export's default `llmCallMatch`: core's `LLM_CALL_SPAN_MATCH`, the chat (`openai.chat.completion`), Responses
+ * (`openai.responses.create`) and legacy completions (`openai.completion`) span names the integrations write (the
+ * adapter's own default matches chat completions only, as upstream's).
+ */
+export const EXPORT_LLM_CALL_MATCH: RegExp = LLM_CALL_SPAN_MATCH;
+
 const isAdapter = (value: unknown): value is TripletAdapter =>
   typeof (value as TripletAdapter | undefined)?.adapt === 'function';
+
+/** The adapter of `options.adapter`: the given one, or `TracerTraceToTriplet` with the export's defaults. */
+export function adapterOf(
+  adapter: TraceToTripletOptions | TripletAdapter | undefined,
+): TripletAdapter {
+  return isAdapter(adapter)
+    ? adapter
+    : new TracerTraceToTriplet({ llmCallMatch: EXPORT_LLM_CALL_MATCH, ...(adapter ?? {}) });
+}
 
 function pageSizeOf(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -64,9 +81,7 @@ export async function exportFromStore(
   const select = compileSelection(options);
   const pageSize = pageSizeOf('pageSize', options.pageSize, 100);
   const spanPageSize = pageSizeOf('spanPageSize', options.spanPageSize, 1000);
-  const adapter = isAdapter(options.adapter)
-    ? options.adapter
-    : new TracerTraceToTriplet(options.adapter ?? {});
+  const adapter = adapterOf(options.adapter);
   const writer = ExportWriter.open({
     ...options,
     maxOpenGroups: options.maxOpenGroups ?? 1,
@@ -88,7 +103,7 @@ export async function exportFromStore(
 
   const exportRollout = async (rollout: Rollout | AttemptedRollout) => {
     options.signal?.throwIfAborted();
-    const record = await recordOf(store, rollout, adapter, spanPageSize, writer);
+    const record = await recordOf(store, rollout, adapter, spanPageSize, (m) => writer.warn(m));
     if (typeof record === 'string') writer.skipRollouts(record);
     else await writer.write(record);
     progress();
@@ -143,12 +158,12 @@ export async function exportFromStore(
  * One rollout → its export record, or the reason it has none: `no_attempt`, `no_spans`, or `adapter_error`
  * (malformed spans the adapter rejects with a `ValidationError`; the message goes to the summary's warnings).
  */
-async function recordOf(
+export async function recordOf(
   store: LightningStore,
   rollout: Rollout | AttemptedRollout,
   adapter: TripletAdapter,
   spanPageSize: number,
-  writer: ExportWriter,
+  warn: (message: string) => void,
 ): Promise<ExportRecord | string> {
   if (!isAttemptedRollout(rollout)) return 'no_attempt';
   const attemptId = rollout.attempt.attempt_id;
@@ -158,7 +173,7 @@ async function recordOf(
     return { rollout, attempt_id: attemptId, triplets: adapter.adapt(spans) };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    writer.warn(`rollout ${rollout.rollout_id}: the adapter rejected its spans: ${error.message}`);
+    warn(`rollout ${rollout.rollout_id}: the adapter rejected its spans: ${error.message}`);
     return 'adapter_error';
   }
 }

@@ -11,7 +11,7 @@ import {
 import type { ExportRecord } from '../../src/index.js';
 
 /**
- * Synthetic agent traces in the span layout `@arclight/openai` writes (AgentOps' `gen_ai.*` attributes plus
+ * Synthetic agent traces in the span layout `@arclight/instrumentation-openai` writes (AgentOps' `gen_ai.*` attributes plus
  * vLLM's `prompt_token_ids` / `response_token_ids` and `logprobs.content`), turned into records by the real
  * adapter. A toy chat template makes token ids prefix-preserving, as engine ids are for a linear agent:
  * render(message) = [ROLE, ...text, END]; prompt = render(messages) + [ASSISTANT]; reply = text + [END].

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { runPython, summaryOf } from '@arclight/test-fixtures/python';
 
 /** Reads every output with its Python consumer (pyarrow, datasets, openai, pydantic from the repo's venv). */
-const VALIDATOR = fileURLToPath(new URL('../python/validate_exports.py', import.meta.url));
+const VALIDATOR = fileURLToPath(new URL('../interop/python/validate_exports.py', import.meta.url));
 
 export interface ManifestEntry {
   format: string;

@@ -1,11 +1,6 @@
-import { ValidationError } from '@arclight/core';
-
-/** A plain `{...}` object (what Python would call a dict): not an array, class instance, Map, Date, … */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+// The write side of attribute flattening; the readers (`unflattenAttributes`, `filterAttributes`,
+// `filterAndUnflattenAttributes`) are @arclight/core's.
+import { defineKey, isPlainRecord } from '@arclight/core';
 
 /** A value Python would see as `str | int | float | bool`. */
 export function isPrimitive(value: unknown): value is string | number | boolean {
@@ -42,7 +37,7 @@ export function flattenAttributes(
 ): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   const walk = (value: unknown, prefix: string): void => {
-    if (isPlainObject(value)) {
+    if (isPlainRecord(value)) {
       for (const [key, item] of Object.entries(value))
         walk(item, prefix ? `${prefix}.${key}` : key);
       return;
@@ -54,7 +49,7 @@ export function flattenAttributes(
           ...new Set((value as Array<string | number | boolean>).map(primitiveTypeName)),
         ];
         if (types.length === 1) {
-          setKey(flat, prefix, value);
+          defineKey(flat, prefix, value);
           return;
         }
         options.onMixedList?.(prefix, types);
@@ -64,79 +59,8 @@ export function flattenAttributes(
       }
       return;
     }
-    setKey(flat, prefix, value);
+    defineKey(flat, prefix, value);
   };
   walk(nested, '');
   return flat;
-}
-
-/**
- * Upstream `unflatten_attributes`: dotted keys back into nested objects; an object whose keys are exactly
- * `0..n-1` becomes an array.
- */
-export function unflattenAttributes(
-  flat: Record<string, unknown>,
-): Record<string, unknown> | unknown[] {
-  const root: Record<string, unknown> = {};
-  for (const [flatKey, value] of Object.entries(flat)) {
-    const parts = flatKey.split('.');
-    let node = root;
-    for (const part of parts.slice(0, -1)) {
-      if (!isPlainObject(node[part])) setKey(node, part, {});
-      node = node[part] as Record<string, unknown>;
-    }
-    setKey(node, parts[parts.length - 1]!, value);
-  }
-  const convert = (node: unknown): unknown => {
-    if (!isPlainObject(node)) return node;
-    for (const key of Object.keys(node)) setKey(node, key, convert(node[key]));
-    const keys = Object.keys(node);
-    if (keys.length === 0 || !keys.every((k) => /^\d+$/.test(k))) return node;
-    const indices = keys.map(Number).sort((a, b) => a - b);
-    if (!indices.every((n, i) => n === i)) return node;
-    return indices.map((i) => node[String(i)]);
-  };
-  return convert(root) as Record<string, unknown> | unknown[];
-}
-
-/** Own-property assignment that cannot touch a prototype (keys such as `__proto__` are plain keys here). */
-export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
-
-/** Upstream `filter_attributes`: the attributes whose key is `prefix` or starts with `prefix.`. */
-export function filterAttributes(
-  attributes: Record<string, unknown>,
-  prefix: string,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === prefix || key.startsWith(`${prefix}.`)) out[key] = value;
-  }
-  return out;
-}
-
-/**
- * Upstream `filter_and_unflatten_attributes`: the attributes under `prefix.`, with the prefix removed, as a
- * nested structure. A key equal to `prefix` itself cannot be placed and raises `ValidationError`.
- */
-export function filterAndUnflattenAttributes(
-  attributes: Record<string, unknown>,
-  prefix: string,
-): Record<string, unknown> | unknown[] {
-  const stripped: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(filterAttributes(attributes, prefix))) {
-    if (key === prefix) {
-      throw new ValidationError(
-        `attribute '${key}' cannot be unflattened: its key equals the prefix '${prefix}'`,
-      );
-    }
-    stripped[key.slice(prefix.length + 1)] = value;
-  }
-  return unflattenAttributes(stripped);
 }

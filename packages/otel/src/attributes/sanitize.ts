@@ -1,10 +1,11 @@
 import {
   type Attributes,
   type AttributeValue,
+  defineKey,
   describeValue,
   ValidationError,
 } from '@arclight/core';
-import { isPrimitive, primitiveTypeName, setKey } from './flatten.js';
+import { isPrimitive, primitiveTypeName } from './flatten.js';
 import { pythonJsonDumps } from './python-json.js';
 
 /** Called when a mixed list falls back to its JSON text (upstream logs a warning). */
@@ -57,7 +58,7 @@ export function sanitizeAttributes(
 ): Attributes {
   const out: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
-    setKey(out, key, sanitizeAttributeValue(value, key, warn));
+    defineKey(out, key, sanitizeAttributeValue(value, key, warn));
   }
   return out;
 }

@@ -1,5 +1,10 @@
-import { AGL_ANNOTATION, type SpanCoreFields, ValidationError } from '@arclight/core';
-import { flattenAttributes, isPlainObject } from '../attributes/flatten.js';
+import {
+  AGL_ANNOTATION,
+  isPlainRecord,
+  type SpanCoreFields,
+  ValidationError,
+} from '@arclight/core';
+import { flattenAttributes } from '../attributes/flatten.js';
 import { checkAttributesSanity, sanitizeAttributes } from '../attributes/sanitize.js';
 import { type EmitOptions, emitSpan, STATUS_OK } from './emit-span.js';
 
@@ -13,7 +18,7 @@ export function emitAnnotation(
   annotation: Record<string, unknown>,
   options: EmitOptions = {},
 ): SpanCoreFields {
-  if (!isPlainObject(annotation)) {
+  if (!isPlainRecord(annotation)) {
     throw new ValidationError('annotation must be a plain object of attributes');
   }
   const flat = flattenAttributes(annotation);

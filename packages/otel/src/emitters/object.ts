@@ -1,11 +1,12 @@
 import {
   AGL_OBJECT,
   type Attributes,
+  isPlainRecord,
   LightningSpanAttributes,
   type SpanCoreFields,
   ValidationError,
 } from '@arclight/core';
-import { flattenAttributes, isPlainObject } from '../attributes/flatten.js';
+import { flattenAttributes } from '../attributes/flatten.js';
 import { pythonJsonDumps } from '../attributes/python-json.js';
 import { sanitizeAttributes } from '../attributes/sanitize.js';
 import { type EmitOptions, emitSpan, STATUS_OK } from './emit-span.js';
@@ -86,6 +87,6 @@ function asBytes(value: unknown): Uint8Array | null {
 function pythonTypeName(value: unknown): string {
   if (value === null || value === undefined) return 'NoneType';
   if (Array.isArray(value)) return 'list';
-  if (isPlainObject(value)) return 'dict';
+  if (isPlainRecord(value)) return 'dict';
   return (value as { constructor?: { name?: string } }).constructor?.name || 'object';
 }

@@ -1,11 +1,11 @@
 import {
   describeValue,
+  isPlainRecord,
   LightningSpanAttributes,
   type RewardModel,
   type SpanCoreFields,
   ValidationError,
 } from '@arclight/core';
-import { isPlainObject } from '../attributes/flatten.js';
 import { emitAnnotation } from './annotation.js';
 import type { EmitOptions } from './emit-span.js';
 
@@ -38,7 +38,7 @@ export function rewardDimensions(reward: unknown, primaryKey?: string): RewardMo
   if (typeof reward === 'number' || typeof reward === 'boolean') {
     return [{ name: 'primary', value: rewardNumber(reward, 'reward') }];
   }
-  if (!isPlainObject(reward)) {
+  if (!isPlainRecord(reward)) {
     throw new ValidationError(
       `reward must be a number or a record of numbers, got ${describeValue(reward)}`,
     );

@@ -8,9 +8,9 @@ import {
 import { type TracerProvider as ApiTracerProvider, type Tracer, trace } from '@opentelemetry/api';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { TracerProvider } from '@opentelemetry/sdk-trace';
-import { ExportQueue, type ExportStats, raceTimeout } from '../export/export-queue.js';
-import type { SpanSink } from '../export/span-sink.js';
-import { RateLimitedWarnings } from '../export/warnings.js';
+import { DeliveryQueue, type DeliveryStats, raceTimeout } from '../delivery/delivery-queue.js';
+import type { SpanDestination } from '../delivery/destination.js';
+import { RateLimitedWarnings } from '../delivery/warnings.js';
 import {
   type CreateSpanOptions,
   clearActiveTracer,
@@ -28,7 +28,7 @@ import {
   tracerOf,
   unwrapProvider,
 } from './provider-join.js';
-import { checkNonNegative, chooseSink, globalSdkProvider, queueOptionsOf } from './setup.js';
+import { checkNonNegative, chooseDestination, globalSdkProvider, queueOptionsOf } from './setup.js';
 import { LightningSpanProcessor } from './span-processor.js';
 import type { SpanRecording } from './span-recording.js';
 import { runInScope, TraceScope } from './trace-scope.js';
@@ -50,10 +50,10 @@ export class LightningTracer implements EmitterTracer {
   /** Arclight's span processor; hand it to a provider you construct (`spanProcessors: [...]`). */
   readonly spanProcessor: LightningSpanProcessor;
   /** Where spans go. */
-  readonly sink: SpanSink;
+  readonly destination: SpanDestination;
   private provider: TracerProviderLike;
   private readonly ownProvider: TracerProvider | null;
-  private readonly queue: ExportQueue;
+  private readonly queue: DeliveryQueue;
   private readonly warnings: RateLimitedWarnings;
   private readonly flushOnContextEnd: boolean;
   private readonly contextFlushTimeoutMillis: number;
@@ -67,8 +67,8 @@ export class LightningTracer implements EmitterTracer {
       options.logger === undefined ? undefined : options.logger,
       options.warningIntervalMillis,
     );
-    this.sink = chooseSink(options);
-    this.queue = new ExportQueue(this.sink, queueOptionsOf(options), this.warnings);
+    this.destination = chooseDestination(options);
+    this.queue = new DeliveryQueue(this.destination, queueOptionsOf(options), this.warnings);
     this.flushOnContextEnd = options.flushOnContextEnd ?? true;
     this.contextFlushTimeoutMillis = checkNonNegative(
       'contextFlushTimeoutMillis',
@@ -137,7 +137,7 @@ export class LightningTracer implements EmitterTracer {
   }
 
   /** Export counters: `exported`, `dropped`, `failedExports`, `retries`, `pending`. */
-  get stats(): ExportStats {
+  get stats(): DeliveryStats {
     return this.queue.stats;
   }
 
@@ -236,7 +236,7 @@ export class LightningTracer implements EmitterTracer {
   }
 }
 
-/** The scope's finished spans: as stored when the sink reported them, else converted with local ids. */
+/** The scope's finished spans: as stored when the destination reported them, else converted with local ids. */
 function snapshot(scope: TraceScope): Span[] {
   const rolloutId = scope.attribution?.rolloutId ?? DUMMY_ROLLOUT_ID;
   const attemptId = scope.attribution?.attemptId ?? DUMMY_ATTEMPT_ID;

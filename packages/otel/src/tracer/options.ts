@@ -1,8 +1,7 @@
-import type { Attributes } from '@arclight/core';
-import type { LightningStore } from '@arclight/store';
-import type { ExportQueueOptions } from '../export/export-queue.js';
-import type { SpanSink } from '../export/span-sink.js';
-import type { TracerLogger } from '../export/warnings.js';
+import type { Attributes, LightningStore } from '@arclight/core';
+import type { DeliveryQueueOptions } from '../delivery/delivery-queue.js';
+import type { SpanDestination } from '../delivery/destination.js';
+import type { TracerLogger } from '../delivery/warnings.js';
 import type { TracerProviderLike } from './provider-join.js';
 
 /** A store that can say where its OTLP endpoint is (`LightningStoreClient` from `@arclight/client`). */
@@ -12,11 +11,11 @@ export interface OtlpCapableStore extends LightningStore {
   otlpTracesHeaders?(): Record<string, string>;
 }
 
-export interface LightningTracerOptions extends Partial<ExportQueueOptions> {
+export interface LightningTracerOptions extends Partial<DeliveryQueueOptions> {
   /**
    * Where spans go. In-process stores (`capabilities.otlp_traces === false`) get `addManySpans`; remote stores
    * (`otlp_traces === true` with `otlpTracesEndpoint()`, e.g. `LightningStoreClient`) get OTLP/HTTP protobuf.
-   * Without a store (and without `otlpEndpoint`/`sink`), spans are kept in memory only.
+   * Without a store (and without `otlpEndpoint`/`destination`), spans are kept in memory only.
    */
   store?: LightningStore | null;
   /**
@@ -29,8 +28,8 @@ export interface LightningTracerOptions extends Partial<ExportQueueOptions> {
    * with a token (merged over the store's `otlpTracesHeaders()`, if it has that method).
    */
   otlpHeaders?: Record<string, string>;
-  /** A custom destination (e.g. an `InMemorySpanSink`); takes precedence over `store` and `otlpEndpoint`. */
-  sink?: SpanSink;
+  /** A custom destination (e.g. an `InMemorySpanDestination`); takes precedence over `store` and `otlpEndpoint`. */
+  destination?: SpanDestination;
   /**
    * The application's tracer provider (SDK 1.x, 2.x or 3.x): Arclight's span processor is added to it and
    * the application's own processors/exporters keep receiving every span.

@@ -1,31 +1,34 @@
 import { ValidationError } from '@arclight/core';
 import { trace } from '@opentelemetry/api';
-import { DEFAULT_EXPORT_QUEUE_OPTIONS, type ExportQueueOptions } from '../export/export-queue.js';
-import { InMemorySpanSink } from '../export/memory-sink.js';
-import { OtlpSpanSink } from '../export/otlp-sink.js';
-import type { SpanSink } from '../export/span-sink.js';
-import { StoreSpanSink } from '../export/store-sink.js';
+import {
+  DEFAULT_DELIVERY_QUEUE_OPTIONS,
+  type DeliveryQueueOptions,
+} from '../delivery/delivery-queue.js';
+import type { SpanDestination } from '../delivery/destination.js';
+import { InMemorySpanDestination } from '../delivery/memory-destination.js';
+import { OtlpSpanDestination } from '../delivery/otlp-destination.js';
+import { StoreSpanDestination } from '../delivery/store-destination.js';
 import { isOtlpCapableStore, type LightningTracerOptions } from './options.js';
 import { type TracerProviderLike, unwrapProvider } from './provider-join.js';
 
-/** The sink a tracer's options ask for: explicit sink > OTLP endpoint > the store's path > memory. */
-export function chooseSink(options: LightningTracerOptions): SpanSink {
-  if (options.sink) return options.sink;
+/** The destination a tracer's options ask for: explicit destination > OTLP endpoint > the store's path > memory. */
+export function chooseDestination(options: LightningTracerOptions): SpanDestination {
+  if (options.destination) return options.destination;
   const otlp = { headers: options.otlpHeaders };
-  if (options.otlpEndpoint) return new OtlpSpanSink(options.otlpEndpoint, otlp);
+  if (options.otlpEndpoint) return new OtlpSpanDestination(options.otlpEndpoint, otlp);
   const store = options.store;
-  if (!store) return new InMemorySpanSink();
+  if (!store) return new InMemorySpanDestination();
   if (isOtlpCapableStore(store)) {
     const headers = { ...store.otlpTracesHeaders?.(), ...options.otlpHeaders };
-    return new OtlpSpanSink(store.otlpTracesEndpoint(), { headers });
+    return new OtlpSpanDestination(store.otlpTracesEndpoint(), { headers });
   }
-  return new StoreSpanSink(store);
+  return new StoreSpanDestination(store);
 }
 
 /** The export queue settings of the options, validated, over the defaults. */
-export function queueOptionsOf(options: LightningTracerOptions): ExportQueueOptions {
-  const resolved = { ...DEFAULT_EXPORT_QUEUE_OPTIONS };
-  for (const key of Object.keys(resolved) as Array<keyof ExportQueueOptions>) {
+export function queueOptionsOf(options: LightningTracerOptions): DeliveryQueueOptions {
+  const resolved = { ...DEFAULT_DELIVERY_QUEUE_OPTIONS };
+  for (const key of Object.keys(resolved) as Array<keyof DeliveryQueueOptions>) {
     const value = options[key];
     if (value !== undefined) resolved[key] = checkNonNegative(key, value);
   }

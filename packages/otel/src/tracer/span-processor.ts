@@ -1,5 +1,6 @@
-import type { ExportQueue } from '../export/export-queue.js';
-import type { RateLimitedWarnings } from '../export/warnings.js';
+import { GenAI, LlmCallSpanNames, WarningCodes, warnOnce } from '@arclight/core';
+import type { DeliveryQueue } from '../delivery/delivery-queue.js';
+import type { RateLimitedWarnings } from '../delivery/warnings.js';
 import { isSampled, type ReadableSpanLike, type SpanProcessorLike } from '../otel-types.js';
 import { noteSpanEnd } from './span-clock.js';
 import { currentScope, type TraceScope } from './trace-scope.js';
@@ -8,27 +9,36 @@ import { currentScope, type TraceScope } from './trace-scope.js';
  * Arclight's span processor. `onStart` attributes the span to the `traceContext` it starts in (read from
  * async-local storage, so concurrent rollouts stay apart); `onEnd` records the finished span in that scope and,
  * when the scope has rollout ids, queues it for export. Spans started outside any `traceContext` of its tracer
- * are ignored. It never throws and never waits; it works in SDK 1.x, 2.x and 3.x providers.
+ * are ignored — and the first LLM call among them warns once per process (`ARCLIGHT_SPANS_OUTSIDE_ROLLOUT`), since
+ * that call will never become training data. It never throws and never waits; it works in SDK 1.x, 2.x and 3.x
+ * providers.
  */
 export class LightningSpanProcessor implements SpanProcessorLike {
   private readonly scopes = new WeakMap<object, TraceScope>();
+  /** Spans started in no `traceContext` at all (of any tracer). */
+  private readonly outside = new WeakSet<object>();
   private closed = false;
 
   constructor(
     private readonly owner: object,
-    private readonly queue: ExportQueue,
+    private readonly queue: DeliveryQueue,
     private readonly warnings: RateLimitedWarnings,
     private readonly onShutdown: () => Promise<void>,
   ) {}
 
   onStart(span: object, _parentContext?: unknown): void {
     const scope = currentScope();
-    if (scope && scope.owner === this.owner && !this.closed) this.scopes.set(span, scope);
+    if (this.closed) return;
+    if (!scope) this.outside.add(span);
+    else if (scope.owner === this.owner) this.scopes.set(span, scope);
   }
 
   onEnd(ended: object): void {
     const scope = this.scopes.get(ended);
-    if (!scope) return;
+    if (!scope) {
+      if (this.outside.delete(ended) && !this.closed) warnIfLlmCall(ended as ReadableSpanLike);
+      return;
+    }
     this.scopes.delete(ended);
     const span = ended as ReadableSpanLike;
     noteSpanEnd(span.endTime);
@@ -56,5 +66,27 @@ export class LightningSpanProcessor implements SpanProcessorLike {
     if (this.closed) return Promise.resolve();
     this.closed = true;
     return this.onShutdown();
+  }
+}
+
+const LLM_CALL_NAMES: ReadonlySet<string> = new Set(Object.values(LlmCallSpanNames));
+
+/** Warns (once per process) when an LLM-call span ended outside any rollout. */
+function warnIfLlmCall(span: ReadableSpanLike): void {
+  try {
+    const attributes = span.attributes ?? {};
+    const isLlmCall =
+      LLM_CALL_NAMES.has(span.name) ||
+      attributes[GenAI.SYSTEM] !== undefined ||
+      attributes[GenAI.REQUEST_MODEL] !== undefined;
+    if (!isLlmCall) return;
+    warnOnce(
+      WarningCodes.SPANS_OUTSIDE_ROLLOUT,
+      `the LLM call '${span.name}' was recorded outside any rollout, so it is not stored and will not become ` +
+        'training data. Run the agent inside a rollout: `await recorder.record(task, () => agent(task))` ' +
+        '(RolloutRecorder from @arclight/runner), or `tracer.traceContext({ rolloutId, attemptId }, agent)`.',
+    );
+  } catch {
+    // A warning must never break the agent.
   }
 }

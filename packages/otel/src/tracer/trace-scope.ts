@@ -8,7 +8,7 @@ export interface RolloutAttribution {
   attemptId: string;
 }
 
-/** One finished span of a scope: the SDK span and, once a sink has written it, the stored span. */
+/** One finished span of a scope: the SDK span and, once a destination has written it, the stored span. */
 export interface ScopeRecord {
   readonly readable: ReadableSpanLike;
   stored?: Span;
@@ -17,7 +17,7 @@ export interface ScopeRecord {
 /**
  * The state of one `traceContext` call. Every span started while the scope is the current async context is
  * attributed to it (at span start); its finished spans are recorded here for `getLastTrace()`, and the scope
- * counts how many of them are still waiting for the sink so that the context can wait for them at its end.
+ * counts how many of them are still waiting for the destination so that the context can wait for them at its end.
  */
 export class TraceScope {
   readonly records: ScopeRecord[] = [];
@@ -37,7 +37,7 @@ export class TraceScope {
     return record;
   }
 
-  /** A span of this scope entered the export queue. */
+  /** A span of this scope entered the delivery queue. */
   addPending(): void {
     this.pending += 1;
   }
@@ -56,7 +56,7 @@ export class TraceScope {
     return this.pending;
   }
 
-  /** Resolves once no span of this scope is waiting for the sink. */
+  /** Resolves once no span of this scope is waiting for the destination. */
   whenSettled(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PUBLIC_ROUTE } from './static-site.js';
 
 /** Paths reachable without the token (liveness probes, the Python client's health checks). */
 const PUBLIC_PATHS = new Set(['/v1/agl/health']);
@@ -29,6 +30,10 @@ export function installAuth(app: FastifyInstance, token: string): void {
     // The matched route pattern, not the raw URL, decides: no encoding trick reaches another route this way.
     const route = request.routeOptions.url;
     if (route !== undefined && PUBLIC_PATHS.has(route)) return;
+    if (
+      (request.routeOptions.config as unknown as Record<string, unknown>)?.[PUBLIC_ROUTE] === true
+    )
+      return;
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) return;
     const ok = presentedTokens(request).some((t) => timingSafeEqual(digest(t), expected));
     if (!ok) {

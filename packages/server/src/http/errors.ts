@@ -44,16 +44,39 @@ function errorType(error: unknown): string {
   return typeof error;
 }
 
-/** Installs the JSON error and not-found handlers on the app. */
-export function installErrorHandlers(app: FastifyInstance): void {
+/**
+ * Installs the JSON error and not-found handlers on the app. A client error is answered with its status and
+ * reason; anything else is a real fault: logged with the request id, answered 500 with that id (also in the
+ * `x-request-id` header of every response) so a report can be matched to the log line.
+ */
+export function installErrorHandlers(
+  app: FastifyInstance,
+  onClientError?: (request: FastifyRequest, error: unknown) => void,
+): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const status = statusOf(error);
     if (status !== undefined) {
+      onClientError?.(request, error);
       const message = error instanceof Error ? error.message : String(error);
       return reply.code(status).send({ detail: describeClientError(error, message, request) });
     }
-    request.log.error({ err: error }, 'Unhandled application error');
-    return reply.code(500).send({ detail: 'Internal server error', error_type: errorType(error) });
+    request.log.error({ err: error, reqId: request.id }, 'Unhandled application error');
+    if (!app.log.level || app.log.level === 'silent') {
+      // Without a logger the fault would vanish: one line on stderr keeps it traceable by request id.
+      process.stderr.write(
+        `arclight server: request ${request.id} ${request.method} ${request.url} failed: ${
+          error instanceof Error ? (error.stack ?? error.message) : String(error)
+        }\n`,
+      );
+    }
+    return reply.code(500).send({
+      detail: `Internal server error (request id ${request.id})`,
+      error_type: errorType(error),
+      request_id: request.id,
+    });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
+import { checkJsonText, type RequestLimits, restJsonDepth } from './limits.js';
 
 /**
  * Request bodies of the `/v1/agl` routes, parsed the way FastAPI does:
@@ -8,9 +9,11 @@ import { HttpError } from './errors.js';
  * - an empty body of any other type (aiohttp sends `json=None` as an empty `application/octet-stream`) is
  *   `undefined`; a non-empty one is a 415.
  * Malformed JSON is a 400 `{"detail": "Malformed JSON body: ..."}`. Prototype-poisoning keys (`__proto__`,
- * `constructor.prototype`) are removed while parsing.
+ * `constructor.prototype`) are removed while parsing. Nesting deeper than `limits.maxDepth` (plus the body's own
+ * envelope) is a 400 before parsing, so no later recursive walk of a stored value can overflow the stack.
  */
-export function installJsonParser(app: FastifyInstance): void {
+export function installJsonParser(app: FastifyInstance, limits: RequestLimits): void {
+  const maxDepth = restJsonDepth(limits);
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   const parse = (
     request: FastifyRequest,
@@ -19,6 +22,12 @@ export function installJsonParser(app: FastifyInstance): void {
   ) => {
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    try {
+      checkJsonText(text, maxDepth, limits);
+    } catch (error) {
+      done(error as Error, undefined);
       return;
     }
     parseJson(request, text, (error, value) => {

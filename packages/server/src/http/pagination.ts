@@ -1,64 +1,13 @@
-import { FILTER_LOGICS, type FilterLogic, SORT_ORDERS, type SortOrder } from '@arclight/core';
+import {
+  FILTER_LOGICS,
+  type FilterLogic,
+  MODEL_FIELDS,
+  type ModelName,
+  SORT_ORDERS,
+  type SortOrder,
+} from '@arclight/core';
 import { badRequest } from './errors.js';
 import type { Fields } from './fields.js';
-
-/** Field names of the wire models, in upstream's declaration order: the allowed `sort_by` values. */
-export const MODEL_FIELDS = {
-  Rollout: [
-    'rollout_id',
-    'input',
-    'start_time',
-    'end_time',
-    'mode',
-    'resources_id',
-    'status',
-    'config',
-    'metadata',
-  ],
-  Attempt: [
-    'rollout_id',
-    'attempt_id',
-    'sequence_id',
-    'start_time',
-    'end_time',
-    'status',
-    'worker_id',
-    'last_heartbeat_time',
-    'metadata',
-  ],
-  ResourcesUpdate: ['resources_id', 'create_time', 'update_time', 'version', 'resources'],
-  Worker: [
-    'worker_id',
-    'status',
-    'heartbeat_stats',
-    'last_heartbeat_time',
-    'last_dequeue_time',
-    'last_busy_time',
-    'last_idle_time',
-    'current_rollout_id',
-    'current_attempt_id',
-  ],
-  Span: [
-    'rollout_id',
-    'attempt_id',
-    'sequence_id',
-    'trace_id',
-    'span_id',
-    'parent_id',
-    'name',
-    'status',
-    'attributes',
-    'events',
-    'links',
-    'start_time',
-    'end_time',
-    'context',
-    'parent',
-    'resource',
-  ],
-} as const satisfies Record<string, readonly string[]>;
-
-export type ModelName = keyof typeof MODEL_FIELDS;
 
 export interface PageRequest {
   limit: number;

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS, LimitError, type RequestLimits } from '../http/limits.js';
 import {
   type OtlpAttributes,
   OtlpDecodeError,
@@ -62,30 +63,66 @@ function id(value: unknown, width: number, path: string): string {
   return fail(path, `expected a hex id of at most ${width} characters`);
 }
 
-/** Decodes an OTLP/JSON `ExportTraceServiceRequest` (already parsed from JSON). */
-export function decodeJsonTraces(body: unknown): OtlpResourceSpans[] {
+/**
+ * Decodes an OTLP/JSON `ExportTraceServiceRequest` (already parsed from JSON), enforcing `limits` (spans per
+ * request, attributes per span, value sizes, `arrayValue`/`kvlistValue` nesting) as it goes.
+ */
+export function decodeJsonTraces(
+  body: unknown,
+  limits: RequestLimits = { ...DEFAULT_LIMITS, maxDecompressedBytes: Number.MAX_SAFE_INTEGER },
+): OtlpResourceSpans[] {
   const request = object(body, 'request');
-  return array(get(request, 'resourceSpans'), 'resourceSpans').map((resourceSpans, r) => {
-    const path = `resourceSpans[${r}]`;
-    const resource = object(get(resourceSpans, 'resource'), `${path}.resource`);
-    return {
-      resourceAttributes: attributes(get(resource, 'attributes'), `${path}.resource.attributes`),
-      schemaUrl: string(get(resourceSpans, 'schemaUrl'), `${path}.schemaUrl`),
-      spans: array(get(resourceSpans, 'scopeSpans'), `${path}.scopeSpans`).flatMap((scope, s) =>
-        array(get(scope, 'spans'), `${path}.scopeSpans[${s}].spans`).map((sp, i) =>
-          span(sp, `${path}.scopeSpans[${s}].spans[${i}]`),
+  let spans = 0;
+  return withLimits(limits, () =>
+    array(get(request, 'resourceSpans'), 'resourceSpans').map((resourceSpans, r) => {
+      const path = `resourceSpans[${r}]`;
+      const resource = object(get(resourceSpans, 'resource'), `${path}.resource`);
+      return {
+        resourceAttributes: attributes(get(resource, 'attributes'), `${path}.resource.attributes`),
+        schemaUrl: string(get(resourceSpans, 'schemaUrl'), `${path}.schemaUrl`),
+        spans: array(get(resourceSpans, 'scopeSpans'), `${path}.scopeSpans`).flatMap((scope, s) =>
+          array(get(scope, 'spans'), `${path}.scopeSpans[${s}].spans`).map((sp, i) => {
+            spans++;
+            if (spans > limits.maxSpansPerRequest) {
+              throw new LimitError(
+                413,
+                'maxSpansPerRequest',
+                limits.maxSpansPerRequest,
+                'Number of spans in the request',
+              );
+            }
+            return span(sp, `${path}.scopeSpans[${s}].spans[${i}]`);
+          }),
         ),
-      ),
-    };
-  });
+      };
+    }),
+  );
+}
+
+/** The limits of the request being decoded (decoding is synchronous, so one slot suffices). */
+let active: RequestLimits = { ...DEFAULT_LIMITS, maxDecompressedBytes: Number.MAX_SAFE_INTEGER };
+
+function withLimits<T>(limits: RequestLimits, fn: () => T): T {
+  const previous = active;
+  active = limits;
+  try {
+    return fn();
+  } finally {
+    active = previous;
+  }
+}
+
+function requiredId(value: unknown, width: number, path: string): string {
+  if (value === undefined || value === null || value === '') fail(path, 'is missing or empty');
+  return id(value, width, path);
 }
 
 function span(obj: Obj, path: string): OtlpSpan {
   const status = object(get(obj, 'status'), `${path}.status`);
   const parent = string(get(obj, 'parentSpanId'), `${path}.parentSpanId`);
   return {
-    traceId: id(get(obj, 'traceId'), 32, `${path}.traceId`),
-    spanId: id(get(obj, 'spanId'), 16, `${path}.spanId`),
+    traceId: requiredId(get(obj, 'traceId'), 32, `${path}.traceId`),
+    spanId: requiredId(get(obj, 'spanId'), 16, `${path}.spanId`),
     parentSpanId: parent === '' ? null : id(parent, 16, `${path}.parentSpanId`),
     name: string(get(obj, 'name'), `${path}.name`),
     statusCode: statusCode(get(status, 'code'), `${path}.status.code`),
@@ -113,19 +150,44 @@ function statusCode(value: unknown, path: string): number {
   return fail(path, 'expected a status code');
 }
 
-function attributes(value: unknown, path: string): OtlpAttributes {
+function attributes(value: unknown, path: string, depth = 1): OtlpAttributes {
   const out: OtlpAttributes = {};
-  array(value, path).forEach((kv, i) => {
-    const key = string(get(kv, 'key'), `${path}[${i}].key`);
-    setOwn(out, key, anyValue(get(kv, 'value'), `${path}[${i}].value`));
+  const list = array(value, path);
+  if (list.length > active.maxAttributesPerSpan) {
+    throw new LimitError(
+      413,
+      'maxAttributesPerSpan',
+      active.maxAttributesPerSpan,
+      `Number of attributes at ${path}`,
+    );
+  }
+  list.forEach((kv, i) => {
+    const key = sized(string(get(kv, 'key'), `${path}[${i}].key`), `${path}[${i}].key`);
+    setOwn(out, key, anyValue(get(kv, 'value'), `${path}[${i}].value`, depth));
   });
   return out;
 }
 
-function anyValue(value: unknown, path: string): OtlpJsonValue {
+function sized(text: string, path: string): string {
+  if (text.length > active.maxAttributeValueBytes) {
+    throw new LimitError(
+      413,
+      'maxAttributeValueBytes',
+      active.maxAttributeValueBytes,
+      `Size of ${path} (${text.length} characters)`,
+    );
+  }
+  return text;
+}
+
+function anyValue(value: unknown, path: string, depth: number): OtlpJsonValue {
+  if (depth > active.maxDepth) {
+    throw new LimitError(400, 'maxDepth', active.maxDepth, `Nesting depth at ${path}`);
+  }
   const obj = object(value, path);
   const has = (camel: string) => get(obj, camel) !== undefined && get(obj, camel) !== null;
-  if (has('stringValue')) return string(get(obj, 'stringValue'), `${path}.stringValue`);
+  if (has('stringValue'))
+    return sized(string(get(obj, 'stringValue'), `${path}.stringValue`), `${path}.stringValue`);
   if (has('boolValue')) {
     const bool = get(obj, 'boolValue');
     return typeof bool === 'boolean' ? bool : fail(`${path}.boolValue`, 'expected a boolean');
@@ -136,16 +198,15 @@ function anyValue(value: unknown, path: string): OtlpJsonValue {
     const values = get(object(get(obj, 'arrayValue'), `${path}.arrayValue`), 'values');
     if (values == null) return [];
     if (!Array.isArray(values)) return fail(`${path}.arrayValue.values`, 'expected an array');
-    return values.map((item, i) => anyValue(item, `${path}.arrayValue.values[${i}]`));
+    return values.map((item, i) => anyValue(item, `${path}.arrayValue.values[${i}]`, depth + 1));
   }
   if (has('kvlistValue')) {
     const kvlist = object(get(obj, 'kvlistValue'), `${path}.kvlistValue`);
-    return attributes(get(kvlist, 'values'), `${path}.kvlistValue.values`);
+    return attributes(get(kvlist, 'values'), `${path}.kvlistValue.values`, depth + 1);
   }
   if (has('bytesValue')) {
-    return Buffer.from(string(get(obj, 'bytesValue'), `${path}.bytesValue`), 'base64').toString(
-      'hex',
-    );
+    const text = sized(string(get(obj, 'bytesValue'), `${path}.bytesValue`), `${path}.bytesValue`);
+    return Buffer.from(text, 'base64').toString('hex');
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import protobuf from 'protobufjs';
 import {
   type OtlpAttributes,
   OtlpDecodeError,
@@ -22,13 +23,26 @@ const bytes = (message: Message, key: string): Uint8Array =>
 const own = (message: Message, key: string): boolean =>
   Object.hasOwn(message, key) && message[key] != null;
 
-/** Decodes a binary `ExportTraceServiceRequest`. */
-export function decodeProtobufTraces(body: Uint8Array): OtlpResourceSpans[] {
+/** Messages around the first `AnyValue` (request, ResourceSpans, ScopeSpans, Span, KeyValue) plus slack. */
+const ENVELOPE_MESSAGES = 8;
+
+/**
+ * Decodes a binary `ExportTraceServiceRequest`. `maxDepth` (attribute value nesting, each level being up to three
+ * messages on the wire: AnyValue, KeyValueList, KeyValue) raises protobufjs' message recursion limit for this call when it needs more than its
+ * default; the caller has bounded the actual depth beforehand (`scanProtobufTraces`).
+ */
+export function decodeProtobufTraces(body: Uint8Array, maxDepth = 0): OtlpResourceSpans[] {
   let request: Message;
+  const reader = protobuf.Reader as unknown as { recursionLimit: number };
+  const previousLimit = reader.recursionLimit;
+  reader.recursionLimit = Math.max(previousLimit, 3 * maxDepth + ENVELOPE_MESSAGES);
   try {
     request = otlpTypes().request.decode(body) as unknown as Message;
   } catch (error) {
     throw new OtlpDecodeError(`Unable to parse OTLP traces payload: ${(error as Error).message}`);
+  } finally {
+    // Decoding is synchronous: no other decode can observe the raised limit.
+    reader.recursionLimit = previousLimit;
   }
   return list(request, 'resource_spans').map((resourceSpans) => {
     const resource = (resourceSpans.resource as Message | undefined) ?? {};

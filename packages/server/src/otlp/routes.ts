@@ -3,6 +3,8 @@ import { gunzip, gzip } from 'node:zlib';
 import type { LightningStore } from '@arclight/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, statusOf } from '../http/errors.js';
+import { checkJsonText, LimitError, otlpJsonDepth, type RequestLimits } from '../http/limits.js';
+import type { ServerMetrics } from '../http/metrics.js';
 import { otlpToSpans } from './convert.js';
 import { decodeJsonTraces } from './decode-json.js';
 import { decodeProtobufTraces } from './decode-protobuf.js';
@@ -16,6 +18,7 @@ import {
   type OtlpEncoding,
   PROTOBUF_CONTENT_TYPE,
 } from './response.js';
+import { scanProtobufTraces } from './scan-protobuf.js';
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
@@ -33,16 +36,20 @@ const RPC_UNAVAILABLE = 14;
  */
 export async function otlpTracesPlugin(
   app: FastifyInstance,
-  options: { store: LightningStore; bodyLimit: number },
+  options: { store: LightningStore; limits: RequestLimits; metrics?: ServerMetrics },
 ): Promise<void> {
-  const { store, bodyLimit } = options;
+  const { store, limits, metrics } = options;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const status = statusOf(error) ?? 500;
-    const message = status === 500 ? 'Internal server error' : (error as Error).message;
-    if (status === 500) request.log.error({ err: error }, 'OTLP export failed');
+    const message =
+      status === 500
+        ? `Internal server error (request id ${request.id})`
+        : (error as Error).message;
+    if (status === 500) request.log.error({ err: error, reqId: request.id }, 'OTLP export failed');
+    else if (error instanceof LimitError) metrics?.markRejected(request, error.reason);
     const code =
       status === 500 ? RPC_INTERNAL : status === 503 ? RPC_UNAVAILABLE : RPC_INVALID_ARGUMENT;
     const encoding = encodingOf(request) ?? 'json';
@@ -64,9 +71,10 @@ export async function otlpTracesPlugin(
         `Unsupported Content-Type '${mediaType(request)}', expected '${PROTOBUF_CONTENT_TYPE}' or '${JSON_CONTENT_TYPE}'`,
       );
     }
-    const raw = await decompress(request, bodyLimit);
-    const data = decode(encoding, raw);
+    const raw = await decompress(request, limits.maxDecompressedBytes);
+    const data = decode(encoding, raw, limits);
     const result = await ingestOtlpSpans(store, otlpToSpans(data));
+    metrics?.spansIngested('otlp', result.accepted);
     if (result.rejected > 0) {
       request.log.warn(`OTLP export: ${result.rejected} span(s) rejected: ${result.errorMessage}`);
     }
@@ -98,7 +106,7 @@ function acceptsGzip(request: FastifyRequest): boolean {
   return header.split(',').some((token) => token.split(';')[0]!.trim().toLowerCase() === 'gzip');
 }
 
-async function decompress(request: FastifyRequest, bodyLimit: number): Promise<Buffer> {
+async function decompress(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const encoding = String(request.headers['content-encoding'] ?? '')
     .trim()
@@ -107,25 +115,33 @@ async function decompress(request: FastifyRequest, bodyLimit: number): Promise<B
   if (encoding !== 'gzip') throw new HttpError(415, `Unsupported Content-Encoding '${encoding}'`);
   if (body.length === 0) return body;
   try {
-    return await gunzipAsync(body, { maxOutputLength: bodyLimit });
+    // zlib stops inflating as soon as the output would pass the cap, so a bomb costs at most `maxBytes`.
+    return await gunzipAsync(body, { maxOutputLength: maxBytes });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new HttpError(413, `Decompressed request body exceeds the limit of ${bodyLimit} bytes`);
+      throw new LimitError(413, 'maxDecompressedBytes', maxBytes, 'Decompressed request body');
     }
     throw new HttpError(400, `Unable to decompress gzip request body: ${(error as Error).message}`);
   }
 }
 
-function decode(encoding: OtlpEncoding, raw: Buffer) {
+function decode(encoding: OtlpEncoding, raw: Buffer, limits: RequestLimits) {
   if (raw.length === 0) return [];
-  if (encoding === 'protobuf') return rethrowAs400(() => decodeProtobufTraces(raw));
+  if (encoding === 'protobuf') {
+    return rethrowAs400(() => {
+      scanProtobufTraces(raw, limits);
+      return decodeProtobufTraces(raw, limits.maxDepth);
+    });
+  }
+  const text = raw.toString('utf8');
+  checkJsonText(text, otlpJsonDepth(limits), limits);
   let json: unknown;
   try {
-    json = JSON.parse(raw.toString('utf8'));
+    json = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'Unable to parse OTLP/JSON traces payload: not valid JSON');
   }
-  return rethrowAs400(() => decodeJsonTraces(json));
+  return rethrowAs400(() => decodeJsonTraces(json, limits));
 }
 
 function rethrowAs400<T>(fn: () => T): T {

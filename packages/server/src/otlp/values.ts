@@ -2,7 +2,9 @@ import type { OtlpJsonValue } from './model.js';
 
 const HEX = /^[0-9a-fA-F]*$/;
 
-export function bytesToHex(bytes: Uint8Array): string {
+export function bytesToHex(bytes: Uint8Array | readonly number[] | undefined): string {
+  if (bytes === undefined) return '';
+  if (!(bytes instanceof Uint8Array)) return Buffer.from(bytes).toString('hex');
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
@@ -53,15 +55,4 @@ export const doubleToJson = (value: number): OtlpJsonValue =>
   Number.isFinite(value) ? value : String(value);
 
 /** Sets `key` as an own data property, so that a `__proto__` key cannot replace the object's prototype. */
-export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
-  }
-}
+export { defineKey as setOwn } from '@arclight/core';

@@ -35,6 +35,7 @@ import {
   type Worker,
 } from '@arclight/core';
 import type {
+  BackendCapacity,
   BackendCounts,
   Page,
   PageQuery,
@@ -50,10 +51,17 @@ import { FifoQueue } from './fifo-queue.js';
 import { both, Conditions, paginate } from './query.js';
 import { ResourcesTable } from './resources-table.js';
 import { RolloutTable } from './rollout-table.js';
+import {
+  makeRoom,
+  resolveSpanCap,
+  type SpanCapLimits,
+  type SpanCapOptions,
+  SpansEvictedError,
+} from './span-cap.js';
 import { estimateSpanBytes, type SpanSizeEstimator, SpanTable } from './span-table.js';
 import { UndoJournal } from './undo-journal.js';
 
-export interface MemoryBackendOptions {
+export interface MemoryBackendOptions extends SpanCapOptions {
   /** Size of a span in bytes for `counts().span_bytes`; default: about the length of its JSON text. */
   spanSizeEstimator?: SpanSizeEstimator;
 }
@@ -71,9 +79,26 @@ export class MemoryBackend implements StoreBackend {
   private readonly resources = new ResourcesTable(this.journal);
   private readonly workers = new Map<string, Worker>();
   private closed = false;
+  private readonly cap: SpanCapLimits | undefined;
+  private readonly estimate: SpanSizeEstimator;
+  /** Rollouts whose spans were evicted under the cap. */
+  private readonly evictedRollouts = new Set<string>();
+  private evictedSpans = 0;
 
   constructor(options: MemoryBackendOptions = {}) {
-    this.spans = new SpanTable(this.journal, options.spanSizeEstimator ?? estimateSpanBytes);
+    this.estimate = options.spanSizeEstimator ?? estimateSpanBytes;
+    this.spans = new SpanTable(this.journal, this.estimate);
+    this.cap = resolveSpanCap(options);
+  }
+
+  /** The span cap (undefined when uncapped) and how much it has evicted so far. */
+  capacity(): BackendCapacity | undefined {
+    if (this.cap === undefined) return undefined;
+    return {
+      ...this.cap,
+      evictedSpans: this.evictedSpans,
+      evictedRollouts: this.evictedRollouts.size,
+    };
   }
 
   transaction<T>(fn: () => T): T {
@@ -210,11 +235,44 @@ export class MemoryBackend implements StoreBackend {
 
   insertSpans(spans: Span[]): boolean[] {
     this.ensureOpen();
+    if (this.cap !== undefined) this.makeRoom(this.cap, spans);
     return this.journal.run(() => spans.map((span) => this.spans.insert(span)));
+  }
+
+  private makeRoom(cap: SpanCapLimits, incoming: Span[]): void {
+    const spans = this.spans;
+    makeRoom(
+      cap,
+      {
+        get spanCount() {
+          return spans.size;
+        },
+        get spanBytes() {
+          return spans.bytes;
+        },
+        rolloutIdsWithSpans: () => [...spans.rolloutIds()],
+        isFinished: (rolloutId) => {
+          const status = this.rollouts.get(rolloutId)?.status;
+          return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+        },
+        evict: (rolloutId) => {
+          this.evictedSpans += spans.evictRollout(rolloutId).spans;
+          this.evictedRollouts.add(rolloutId);
+        },
+        estimate: (span) => Math.max(0, Math.floor(this.estimate(span)) || 0),
+      },
+      incoming,
+    );
   }
 
   querySpans(query: SpanQuery): Page<Span> {
     this.ensureOpen();
+    if (this.evictedRollouts.has(query.rollout_id)) {
+      throw new SpansEvictedError(
+        `Spans of rollout ${query.rollout_id} were evicted to keep the in-memory store under its cap ` +
+          '(finished rollouts are evicted oldest first); use the sqlite backend to keep every span',
+      );
+    }
     const match = new Conditions<Span>()
       .equals('trace_id', query.trace_id)
       .contains('trace_id', query.trace_id_contains)

@@ -100,6 +100,26 @@ export class SpanTable {
     return true;
   }
 
+  /** Ids of the rollouts holding spans, in the order their first span arrived (oldest first). */
+  rolloutIds(): IterableIterator<string> {
+    return this.byRollout.keys();
+  }
+
+  /**
+   * Drops every span of a rollout, outside the undo journal (eviction is not undone by a rollback).
+   * Returns how many spans and estimated bytes were freed.
+   */
+  evictRollout(rolloutId: string): { spans: number; bytes: number } {
+    const group = this.byRollout.get(rolloutId);
+    if (group === undefined) return { spans: 0, bytes: 0 };
+    let bytes = 0;
+    for (const span of group.all) bytes += Math.max(0, Math.floor(this.estimateSize(span)) || 0);
+    this.byRollout.delete(rolloutId);
+    this.total -= group.all.length;
+    this.totalBytes -= bytes;
+    return { spans: group.all.length, bytes };
+  }
+
   /** The spans of one rollout (optionally one attempt) in insertion order. */
   candidates(rolloutId: string, attemptId: string | null): Iterable<Span> {
     const group = this.byRollout.get(rolloutId);

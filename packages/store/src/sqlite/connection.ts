@@ -1,4 +1,4 @@
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreClosedError, StoreError } from '@arclight/core';
 
 /** How hard SQLite works to make a commit durable (`PRAGMA synchronous`). */
@@ -15,6 +15,8 @@ export interface SqliteConnectionOptions {
   synchronous?: SqliteSynchronous;
   /** How long a write waits for another connection (e.g. another process) to release the lock. Default 5000. */
   busyTimeoutMs?: number;
+  /** Open the file read-only: every write fails; the schema is not migrated (it must be current). */
+  readOnly?: boolean;
 }
 
 const MAX_CACHED_STATEMENTS = 512;
@@ -46,9 +48,10 @@ export class SqliteConnection {
     this.path = options.path;
     try {
       // Referential integrity is enforced above the backend (as for every backend), so no foreign keys.
-      this.db = new DatabaseSync(options.path, {
+      this.db = new (nodeSqlite().DatabaseSync)(options.path, {
         timeout: busyTimeoutMs,
         enableForeignKeyConstraints: false,
+        readOnly: options.readOnly === true,
       });
     } catch (error) {
       throw new StoreError(
@@ -61,7 +64,8 @@ export class SqliteConnection {
     try {
       this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       // WAL: readers never block the writer and a commit is one append (falls back to 'memory' for :memory:).
-      this.db.exec('PRAGMA journal_mode = WAL');
+      // The mode is stored in the file, so a read-only connection keeps whatever the writer set.
+      if (options.readOnly !== true) this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
       this.db.exec('PRAGMA temp_store = MEMORY');
       this.db.exec('PRAGMA cache_size = -32768'); // 32 MiB page cache
@@ -192,4 +196,12 @@ function assertSynchronous(result: unknown): void {
       'SqliteBackend.transaction: the callback must be synchronous (it returned a promise)',
     );
   }
+}
+
+/**
+ * `node:sqlite`, loaded on first use: only a SQLite store needs it, so importing `@arclight/store` for the
+ * in-memory store (or `@arclight/client`, which imports the store's types) never loads it.
+ */
+function nodeSqlite(): typeof import('node:sqlite') {
+  return process.getBuiltinModule('node:sqlite');
 }

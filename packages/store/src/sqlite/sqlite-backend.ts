@@ -19,7 +19,7 @@ import type {
   WorkerQuery,
 } from '../backend.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
-import { migrate } from './migrations.js';
+import { migrate, SCHEMA_VERSION, userVersion } from './migrations.js';
 import { type Clause, Conditions, orderBy } from './query-builder.js';
 import { SQL } from './statements.js';
 import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
@@ -46,7 +46,13 @@ export class SqliteBackend implements StoreBackend {
     }
     this.db = new SqliteConnection(options);
     try {
-      migrate(this.db);
+      if (options.readOnly !== true) migrate(this.db);
+      else if (userVersion(this.db) !== SCHEMA_VERSION) {
+        throw new StoreError(
+          `SqliteBackend: database ${options.path} has schema version ${userVersion(this.db)}, expected ` +
+            `${SCHEMA_VERSION}; a read-only store cannot migrate it`,
+        );
+      }
     } catch (error) {
       this.db.close();
       throw error;

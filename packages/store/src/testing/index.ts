@@ -1,3 +1,5 @@
+import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
+
 /**
  * `@arclight/store/testing`: the LightningStore conformance suite (vitest), reusable by any store
  * implementation — in-memory, SQLite, an HTTP client talking to a server, or a remote upstream server.

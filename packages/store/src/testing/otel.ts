@@ -17,10 +17,18 @@ export interface OtelSpanFactory {
 
 /**
  * Real spans from `@opentelemetry/sdk-trace-base` 2.x (`BasicTracerProvider` + `InMemorySpanExporter`).
- * Loaded lazily so that only cases using OTel spans need the SDK installed.
+ * Loaded lazily so that only cases using OTel spans need the SDK installed. Deliberately not a peer dependency,
+ * not even an optional one: npm resolves optional peers' own peers too, and sdk-trace-base 2.x's
+ * `@opentelemetry/api <1.10` would then conflict with the OpenTelemetry SDK 3.x that `@arclight/otel` uses.
  */
 export async function createOtelSpanFactory(): Promise<OtelSpanFactory> {
-  const sdk = await import('@opentelemetry/sdk-trace-base');
+  const sdk = await import('@opentelemetry/sdk-trace-base').catch((error: unknown) => {
+    throw new Error(
+      'the conformance cases with OpenTelemetry spans need @opentelemetry/sdk-trace-base 2.x: ' +
+        'npm install -D @opentelemetry/sdk-trace-base@^2',
+      { cause: error },
+    );
+  });
   const api = await import('@opentelemetry/api');
   const exporter = new sdk.InMemorySpanExporter();
   const provider = new sdk.BasicTracerProvider({

@@ -1,0 +1,1 @@
+export { errorMessage, recordError } from '@arclight/instrumentation';

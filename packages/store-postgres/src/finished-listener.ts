@@ -1,0 +1,131 @@
+import pg from 'pg';
+
+/** The channel on which transactions announce rollouts that reached a terminal status. */
+export const FINISHED_CHANNEL = 'arclight_rollouts_finished';
+
+/** NOTIFY payloads are limited to 8000 bytes; ids are sent in chunks well below that. */
+const PAYLOAD_BUDGET = 7000;
+
+/** `pg_notify` payloads for `ids` finished in `schema`: "schema id id …". */
+export function finishedPayloads(schema: string, ids: readonly string[]): string[] {
+  const payloads: string[] = [];
+  let current = schema;
+  for (const id of ids) {
+    if (current.length + id.length + 1 > PAYLOAD_BUDGET && current !== schema) {
+      payloads.push(current);
+      current = schema;
+    }
+    current += ` ${id}`;
+  }
+  if (current !== schema) payloads.push(current);
+  return payloads;
+}
+
+export interface ArmedWait {
+  /** Sleeps until a wake-up, `maxMs`, or the recheck interval, whichever comes first. */
+  sleep(maxMs: number): Promise<void>;
+  cancel(): void;
+}
+
+interface Waiter {
+  ids: ReadonlySet<string>;
+  wake: () => void;
+}
+
+/**
+ * Wake-ups for `waitForRollouts`. A waiter sleeps until one of its rollouts is announced finished — by a
+ * commit in this process (`notify`) or, through PostgreSQL `LISTEN`, by any other process — or until its
+ * deadline, or at most `recheckMs` (a slow safety net: the watchdog's transitions only happen when some
+ * process scans, and a dropped LISTEN connection must not leave a waiter asleep forever).
+ * The LISTEN connection is opened on the first wait and reopened after an error.
+ */
+export class FinishedListener {
+  private readonly waiters = new Set<Waiter>();
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly schema: string,
+    private readonly recheckMs: number,
+  ) {}
+
+  /** Makes sure LISTEN is active; resolves once notifications from now on will be delivered. */
+  listen(): Promise<void> {
+    if (this.client || this.closed) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client(this.config);
+    client.on('error', () => {
+      // The connection broke: drop it; the next wait reconnects, and current waiters recheck on their timer.
+      if (this.client === client) this.client = null;
+      client.end().catch(() => undefined);
+    });
+    client.on('notification', (message) => {
+      if (message.channel !== FINISHED_CHANNEL || !message.payload) return;
+      const [schema, ...ids] = message.payload.split(' ');
+      if (schema === this.schema) this.notify(ids);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${FINISHED_CHANNEL}`);
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+  }
+
+  /**
+   * Registers interest in `rolloutIds` now (so that a finish announced before `sleep` is not missed) and
+   * returns the handle to sleep on; `sleep` returns at once if a wake-up already arrived.
+   */
+  arm(rolloutIds: readonly string[]): ArmedWait {
+    let woken = false;
+    let resolveSleep: (() => void) | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const waiter: Waiter = {
+      ids: new Set(rolloutIds),
+      wake: () => {
+        woken = true;
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        resolveSleep?.();
+      },
+    };
+    this.waiters.add(waiter);
+    return {
+      sleep: (maxMs) =>
+        new Promise<void>((resolve) => {
+          if (woken || this.closed) {
+            waiter.wake();
+            resolve();
+            return;
+          }
+          resolveSleep = resolve;
+          timer = setTimeout(waiter.wake, Math.max(0, Math.min(this.recheckMs, maxMs)));
+        }),
+      cancel: () => waiter.wake(),
+    };
+  }
+
+  notify(finishedIds: readonly string[]): void {
+    for (const waiter of [...this.waiters]) {
+      if (finishedIds.some((id) => waiter.ids.has(id))) waiter.wake();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of [...this.waiters]) waiter.wake();
+    await this.connecting?.catch(() => undefined);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}

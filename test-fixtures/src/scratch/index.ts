@@ -1,0 +1,15 @@
+export { npmEnv } from './npm-env.js';
+export {
+  createScratchApp,
+  type RunOptions,
+  type RunResult,
+  type ScratchApp,
+  type ScratchAppOptions,
+  WORKSPACE,
+} from './scratch-app.js';
+export {
+  arclightCacheDir,
+  type PackOptions,
+  packWorkspacePackages,
+  type WorkspacePacks,
+} from './workspace-packs.js';

@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { npmEnv } from './npm-env.js';
+import { type PackOptions, packWorkspacePackages } from './workspace-packs.js';
+
+/** Dependency version meaning "this repository's package, from its `npm pack` tarball". */
+export const WORKSPACE = 'workspace';
+
+export interface ScratchAppOptions extends PackOptions {
+  /** Names the temporary directory (`arclight-scratch-<name>-…`). */
+  name: string;
+  /** The app's `dependencies`: npm specs, or {@link WORKSPACE} for an `@arclight/*` package. */
+  dependencies: Record<string, string>;
+  /** Files to write, path (relative to the app) → content. */
+  files?: Record<string, string>;
+  /** Further `package.json` fields (merged over `{ name, private, type: 'module', dependencies }`). */
+  packageJson?: Record<string, unknown>;
+  /** Kill `npm install` after this long. Default 300 000 ms. */
+  installTimeoutMs?: number;
+}
+
+export interface RunResult {
+  /** Exit code (`null` when killed by a signal, e.g. the timeout). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Added to the environment (`undefined` removes a variable). */
+  env?: Record<string, string | undefined>;
+  /** Kill the process after this long. Default 120 000 ms. */
+  timeoutMs?: number;
+}
+
+/** An app in a temporary directory outside the repository, with its dependencies installed by npm. */
+export interface ScratchApp {
+  readonly dir: string;
+  /** What `npm install` printed. */
+  readonly installOutput: RunResult;
+  /** Writes files into the app (path relative to the app → content). */
+  write(files: Record<string, string>): Promise<void>;
+  /** Runs a command in the app's directory (with the `npm_*` variables of an enclosing npm run removed). */
+  run(command: string, args?: string[], options?: RunOptions): Promise<RunResult>;
+  /** Runs a script with the Node.js running the tests (`.ts` files run with Node's type stripping). */
+  node(script: string, args?: string[], options?: RunOptions): Promise<RunResult>;
+  /** Deletes the directory (kept when `ARCLIGHT_SCRATCH_KEEP=1`, for debugging). */
+  remove(): Promise<void>;
+}
+
+/**
+ * Creates an app in a fresh temporary directory — `package.json` with `dependencies`, plus `files` — and runs
+ * `npm install` there, the way a user's project would install Arclight: `@arclight/*` packages come from the
+ * repository's `npm pack` tarballs (every `@arclight/*` dependency, direct or transitive, is pinned to its tarball
+ * with `overrides`), everything else from the registry through npm's cache (`--prefer-offline`). Throws with
+ * npm's output when the install fails.
+ */
+export async function createScratchApp(options: ScratchAppOptions): Promise<ScratchApp> {
+  const packs = await packWorkspacePackages(options);
+  const fileSpec = (name: string): string => {
+    const tarball = packs[name];
+    if (!tarball) {
+      throw new Error(
+        `createScratchApp: ${name} is not a package of this repository (${Object.keys(packs).join(', ')})`,
+      );
+    }
+    return `file:${tarball}`;
+  };
+  const dependencies: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(options.dependencies)) {
+    dependencies[name] = spec === WORKSPACE ? fileSpec(name) : spec;
+  }
+  const overrides = Object.fromEntries(Object.keys(packs).map((name) => [name, fileSpec(name)]));
+
+  const dir = await mkdtemp(join(tmpdir(), `arclight-scratch-${options.name}-`));
+  const pkg = {
+    name: `scratch-${options.name}`,
+    version: '0.0.0',
+    private: true,
+    type: 'module',
+    dependencies,
+    overrides,
+    ...options.packageJson,
+  };
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  const app = scratchApp(dir);
+  await app.write(options.files ?? {});
+  const installOutput = await app.run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'],
+    { timeoutMs: options.installTimeoutMs ?? 300_000 },
+  );
+  if (installOutput.code !== 0) {
+    const output = `${installOutput.stdout}\n${installOutput.stderr}`;
+    await app.remove();
+    throw new Error(
+      `npm install in scratch app '${options.name}' failed (exit ${installOutput.code}):\n${output}`,
+    );
+  }
+  return Object.assign(app, { installOutput });
+}
+
+function scratchApp(dir: string): Omit<ScratchApp, 'installOutput'> {
+  const run = (command: string, args: string[] = [], opts: RunOptions = {}): Promise<RunResult> =>
+    runProcess(command, args, dir, opts);
+  return {
+    dir,
+    async write(files) {
+      for (const [path, content] of Object.entries(files)) {
+        const target = join(dir, path);
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, content);
+      }
+    },
+    run,
+    node: (script, args = [], opts = {}) => run(process.execPath, [script, ...args], opts),
+    async remove() {
+      if (process.env.ARCLIGHT_SCRATCH_KEEP === '1') return;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function runProcess(
+  command: string,
+  args: string[],
+  cwd: string,
+  options: RunOptions,
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: npmEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const timer = setTimeout(() => {
+      stderr += `\n[scratch harness: killed after ${timeoutMs} ms]`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
