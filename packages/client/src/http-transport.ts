@@ -46,7 +46,7 @@ export class HttpTransport {
 
   constructor(
     readonly root: string,
-    private readonly options: ResolvedClientOptions,
+    readonly options: ResolvedClientOptions,
   ) {}
 
   close(): void {

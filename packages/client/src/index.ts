@@ -8,4 +8,9 @@ export {
   ROLLOUT_ID_ATTRIBUTE,
   SPAN_SEQUENCE_ID_ATTRIBUTE,
 } from './otlp-encoding.js';
+export type {
+  AttemptOutcome,
+  RunnerCycleParams,
+  RunnerCycleResult,
+} from './runner-cycle.js';
 export type { OtlpExportResult } from './span-batch-sender.js';

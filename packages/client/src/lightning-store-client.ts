@@ -35,6 +35,14 @@ import { type HttpRequest, HttpTransport } from './http-transport.js';
 import { type LightningStoreClientOptions, resolveClientOptions } from './options.js';
 import * as req from './request-payloads.js';
 import * as res from './response-parsing.js';
+import {
+  parseCapabilities,
+  parseRunnerCycleAnswer,
+  RUNNER_CYCLE_EXTENSION,
+  type RunnerCycleParams,
+  type RunnerCycleResult,
+  runnerCycleRequest,
+} from './runner-cycle.js';
 import { type OtlpExportResult, SpanBatchSender } from './span-batch-sender.js';
 import { pollForRollouts } from './wait-polling.js';
 
@@ -59,6 +67,7 @@ export class LightningStoreClient implements LightningStore {
   readonly serverAddress: string;
   private readonly http: HttpTransport;
   private readonly spans: SpanBatchSender;
+  private extensionList: Promise<Set<string>> | null = null;
 
   constructor(serverAddress: string, options: LightningStoreClientOptions = {}) {
     this.serverAddress = serverAddress.replace(/\/+$/, '');
@@ -327,6 +336,70 @@ export class LightningStoreClient implements LightningStore {
     );
   }
 
+  // ------------------------------------------------------------------ Arclight extensions
+
+  /**
+   * The Arclight extensions the server offers (`GET /v1/agl/x-arclight/capabilities`, asked once; upstream's
+   * server answers 404 → none). Empty with `extensions: false`. A server that cannot be reached is asked again
+   * next time.
+   */
+  async serverExtensions(): Promise<ReadonlySet<string>> {
+    if (!this.http.options.extensions) return new Set();
+    this.extensionList ??= this.probeExtensions();
+    const list = await this.extensionList;
+    if (list === UNREACHABLE) this.extensionList = null;
+    return list;
+  }
+
+  /**
+   * A runner's turn between two rollouts: apply the previous rollout's outcome (`finish` →
+   * `updateAttempt`), then dequeue the next rollout for `worker_id`. With Arclight's `runner-cycle` extension
+   * this is one request that also brings the rollout's resources; otherwise (upstream's server) the same store
+   * calls go through the v0.x routes one by one and `resources` is left for the caller to fetch. Like
+   * `dequeueRollout`, never retried: a failure to reach the server gives `rollout: null`. A failed `finish`
+   * is reported in `finishError`, not thrown.
+   */
+  async runnerCycle(params: RunnerCycleParams): Promise<RunnerCycleResult> {
+    if ((await this.serverExtensions()).has(RUNNER_CYCLE_EXTENSION)) {
+      const request = runnerCycleRequest(params);
+      const data = await this.http.requestJsonOnce(request);
+      if (data === undefined) {
+        const finishError = params.finish
+          ? new StoreError(`${label(request)}: the server could not be reached`)
+          : null;
+        return { finished: null, finishError, rollout: null, extension: true };
+      }
+      return res.decode(label(request), parseRunnerCycleAnswer, data);
+    }
+    let finished: Attempt | null = null;
+    let finishError: StoreError | null = null;
+    if (params.finish) {
+      const { rollout_id, attempt_id, status, metadata } = params.finish;
+      try {
+        finished = await this.updateAttempt(rollout_id, attempt_id, {
+          status,
+          ...(metadata ? { metadata } : {}),
+        });
+      } catch (error) {
+        finishError = error instanceof StoreError ? error : new StoreError(String(error));
+      }
+    }
+    const rollout =
+      params.dequeue === false ? null : await this.dequeueRollout({ worker_id: params.worker_id });
+    return { finished, finishError, rollout, extension: false };
+  }
+
+  private async probeExtensions(): Promise<Set<string>> {
+    const request: HttpRequest = { method: 'GET', path: `${AGL}/x-arclight/capabilities` };
+    try {
+      const data = await this.http.requestJsonOnce(request);
+      return data === undefined ? UNREACHABLE : parseCapabilities(data);
+    } catch (error) {
+      if (error instanceof NotFoundError) return new Set();
+      throw error;
+    }
+  }
+
   // ------------------------------------------------------------------ plumbing
 
   private async call<T>(request: HttpRequest, parse: (value: unknown) => T): Promise<T> {
@@ -344,6 +417,9 @@ export class LightningStoreClient implements LightningStore {
     }
   }
 }
+
+/** The probe's answer when the server could not be reached (not cached). */
+const UNREACHABLE: Set<string> = new Set();
 
 function label(request: HttpRequest): string {
   return `${request.method} ${request.path}`;

@@ -21,6 +21,12 @@ export interface LightningStoreClientOptions {
   connectionTimeout?: number;
   /** A `fetch` implementation; defaults to the global one. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Use Arclight's extension routes (`/v1/agl/x-arclight/…`) when the server lists them in
+   * `GET /v1/agl/x-arclight/capabilities` (asked once per client). `false` keeps to the v0.x routes.
+   * Default true; against upstream's server (404) the v0.x routes are used either way.
+   */
+  extensions?: boolean;
 }
 
 export interface ResolvedClientOptions {
@@ -30,6 +36,7 @@ export interface ResolvedClientOptions {
   requestTimeout: number;
   connectionTimeout: number;
   fetch: typeof globalThis.fetch;
+  extensions: boolean;
 }
 
 export function resolveClientOptions(
@@ -53,6 +60,7 @@ export function resolveClientOptions(
     requestTimeout,
     connectionTimeout,
     fetch: fetchImpl,
+    extensions: options.extensions ?? true,
   };
 }
 

@@ -1,14 +1,17 @@
+import type { AttemptOutcome, RunnerCycleParams, RunnerCycleResult } from '@arclight/client';
 import {
   type AttemptedRollout,
   findFinalReward,
   type NamedResources,
   NotFoundError,
+  type ResourcesUpdate,
   type Rollout,
   type RolloutConfig,
   type RolloutMode,
   type Span,
   StoreClosedError,
   type TaskInput,
+  ValidationError,
 } from '@arclight/core';
 import { LightningTracer } from '@arclight/otel';
 import type { LightningStore } from '@arclight/store';
@@ -105,14 +108,20 @@ export class Runner<T = unknown> implements HookRunner {
             snapshot: this.heartbeatStats,
           })
         : null;
+    const cycle = runnerCycleOf(this.store);
+    // With a store that has `runnerCycle` (LightningStoreClient), a rollout's outcome travels with the next
+    // dequeue: one request per rollout against an Arclight server. The store calls are the same, in the same order.
+    let pending: AttemptOutcome | null = null;
     try {
       while (!signal?.aborted && (this.maxRollouts === null || processed < this.maxRollouts)) {
-        const next = await this.nextRollout(signal);
+        const next = await this.nextRollout(signal, cycle, pending);
+        pending = null;
         if (!next) break;
-        await this.runAttempt(next, false);
+        pending = await this.runAttempt(next.rollout, false, next.resources, cycle !== null);
         processed += 1;
       }
     } finally {
+      if (pending) await this.sendOutcome(pending, this.prefix(pending.rollout_id));
       await stopHeartbeat?.();
       this.iterating = false;
     }
@@ -156,22 +165,73 @@ export class Runner<T = unknown> implements HookRunner {
     return this.closed;
   }
 
-  private async nextRollout(signal: AbortSignal | undefined): Promise<AttemptedRollout | null> {
+  /**
+   * Polls the queue until a rollout comes (or `signal` aborts). `pending`, the previous rollout's outcome, is
+   * applied first: with `cycle` in the same request as the first poll, else with `updateAttempt`.
+   */
+  private async nextRollout(
+    signal: AbortSignal | undefined,
+    cycle: RunnerCycle | null,
+    pending: AttemptOutcome | null,
+  ): Promise<{ rollout: AttemptedRollout; resources?: ResourcesUpdate | null } | null> {
+    let finish = pending;
+    if (finish && !cycle) {
+      await this.sendOutcome(finish, this.prefix(finish.rollout_id));
+      finish = null;
+    }
     while (!signal?.aborted) {
       try {
-        const next = await this.store.dequeueRollout({ worker_id: this.workerId });
-        if (next) return next;
+        if (cycle) {
+          const turn = await this.cycleTurn(cycle, finish);
+          finish = null;
+          if (turn.rollout) return { rollout: turn.rollout, resources: turn.resources };
+        } else {
+          const next = await this.store.dequeueRollout({ worker_id: this.workerId });
+          if (next) return { rollout: next };
+        }
       } catch (error) {
+        if (finish) await this.sendOutcome(finish, this.prefix(finish.rollout_id));
+        finish = null;
         if (error instanceof StoreClosedError) throw error;
         this.logger.warn(`${this.prefix()} Polling the queue failed: ${String(error)}`);
       }
       await interruptibleSleep(jittered(this.pollInterval, this.intervalJitter), signal);
     }
+    if (finish) await this.sendOutcome(finish, this.prefix(finish.rollout_id));
     return null;
   }
 
-  /** Upstream `_step_impl`. With `raise`, the agent's exception is rethrown after the attempt is recorded. */
-  private async runAttempt(rollout: AttemptedRollout, raise: boolean): Promise<void> {
+  /** One `runnerCycle`; an outcome the server could not apply for a transient reason is sent again with retries. */
+  private async cycleTurn(
+    cycle: RunnerCycle,
+    finish: AttemptOutcome | null,
+  ): Promise<RunnerCycleResult> {
+    const turn = await cycle({ worker_id: this.workerId, finish });
+    if (finish && turn.finishError) {
+      const final =
+        turn.finishError instanceof ValidationError || turn.finishError instanceof NotFoundError;
+      if (turn.extension && !final) await this.sendOutcome(finish, this.prefix(finish.rollout_id));
+      else {
+        this.logger.error(
+          `${this.prefix(finish.rollout_id)} Could not update the attempt; giving up the update.`,
+          turn.finishError,
+        );
+      }
+    }
+    return turn;
+  }
+
+  /**
+   * Upstream `_step_impl`. With `raise`, the agent's exception is rethrown after the attempt is recorded.
+   * `resources` already fetched (by a runner cycle) are used as they are. With `defer`, the attempt's outcome
+   * is returned instead of sent (the caller sends it with the next dequeue).
+   */
+  private async runAttempt(
+    rollout: AttemptedRollout,
+    raise: boolean,
+    fetched?: ResourcesUpdate | null,
+    defer = false,
+  ): Promise<AttemptOutcome | null> {
     const rolloutId = rollout.rollout_id;
     const attemptId = rollout.attempt.attempt_id;
     const prefix = this.prefix(rolloutId);
@@ -179,12 +239,15 @@ export class Runner<T = unknown> implements HookRunner {
 
     let resources: NamedResources;
     try {
-      resources = await this.fetchResources(rollout);
+      resources =
+        fetched === undefined ? await this.fetchResources(rollout) : resourcesOf(rollout, fetched);
     } catch (error) {
       this.logger.error(`${prefix} Could not fetch the rollout's resources.`, error);
-      await this.finishAttempt(rollout, { error }, prefix);
+      const outcome = outcomeOf(rollout, { error });
+      if (defer) return outcome;
+      await this.sendOutcome(outcome, prefix);
       if (raise) throw error;
-      return;
+      return null;
     }
 
     const ctx = { agent: this.agent as LitAgent<unknown>, runner: this, rollout };
@@ -228,39 +291,30 @@ export class Runner<T = unknown> implements HookRunner {
       this.logger.error(`${prefix} Exception during rollout.`, error);
     } finally {
       await triggerHooks(this.hooks, 'onRolloutEnd', { ...ctx, spans }, this.logger, prefix);
-      await this.finishAttempt(rollout, failure, prefix);
     }
+    const outcome = outcomeOf(rollout, failure);
+    if (defer) return outcome;
+    await this.sendOutcome(outcome, prefix);
     if (failure && raise) throw failure.error;
+    return null;
   }
 
   /** By `resources_id` (unknown → `NotFoundError`), else the latest; no resources at all → `{}`. */
   private async fetchResources(rollout: AttemptedRollout): Promise<NamedResources> {
-    if (rollout.resources_id) {
-      const update = await this.store.getResourcesById(rollout.resources_id);
-      if (!update) {
-        throw new NotFoundError(
-          `rollout ${rollout.rollout_id}: resources ${rollout.resources_id} not found`,
-        );
-      }
-      return update.resources;
-    }
-    const latest = await this.store.getLatestResources();
-    return latest?.resources ?? {};
+    const update = rollout.resources_id
+      ? await this.store.getResourcesById(rollout.resources_id)
+      : await this.store.getLatestResources();
+    return resourcesOf(rollout, update);
   }
 
-  private async finishAttempt(
-    rollout: AttemptedRollout,
-    failure: { error: unknown } | null,
-    prefix: string,
-  ): Promise<void> {
-    const params = failure
-      ? {
-          status: 'failed' as const,
-          metadata: { ...(rollout.attempt.metadata ?? {}), error: describeError(failure.error) },
-        }
-      : { status: 'succeeded' as const };
+  /** `updateAttempt` with the outcome; a failure is logged, never thrown. */
+  private async sendOutcome(outcome: AttemptOutcome, prefix: string): Promise<void> {
+    const { rollout_id, attempt_id, status, metadata } = outcome;
     try {
-      await this.store.updateAttempt(rollout.rollout_id, rollout.attempt.attempt_id, params);
+      await this.store.updateAttempt(rollout_id, attempt_id, {
+        status,
+        ...(metadata ? { metadata } : {}),
+      });
     } catch (error) {
       this.logger.error(`${prefix} Could not update the attempt; giving up the update.`, error);
     }
@@ -273,6 +327,35 @@ export class Runner<T = unknown> implements HookRunner {
   private log(level: 'info' | 'debug', message: string): void {
     this.logger[level]?.(message);
   }
+}
+
+type RunnerCycle = (params: RunnerCycleParams) => Promise<RunnerCycleResult>;
+
+/** The store's `runnerCycle` (LightningStoreClient has one), bound; `null` for stores without it. */
+function runnerCycleOf(store: LightningStore): RunnerCycle | null {
+  const candidate = (store as { runnerCycle?: unknown }).runnerCycle;
+  return typeof candidate === 'function' ? (candidate.bind(store) as RunnerCycle) : null;
+}
+
+/** The resources of a fetched update: unknown `resources_id` → `NotFoundError`; no resources at all → `{}`. */
+function resourcesOf(
+  rollout: AttemptedRollout,
+  update: ResourcesUpdate | null | undefined,
+): NamedResources {
+  if (rollout.resources_id && !update) {
+    throw new NotFoundError(
+      `rollout ${rollout.rollout_id}: resources ${rollout.resources_id} not found`,
+    );
+  }
+  return update?.resources ?? {};
+}
+
+/** What a finished attempt is updated with: `succeeded`, or `failed` with the error in its metadata. */
+function outcomeOf(rollout: AttemptedRollout, failure: { error: unknown } | null): AttemptOutcome {
+  const ids = { rollout_id: rollout.rollout_id, attempt_id: rollout.attempt.attempt_id };
+  if (!failure) return { ...ids, status: 'succeeded' };
+  const metadata = { ...(rollout.attempt.metadata ?? {}), error: describeError(failure.error) };
+  return { ...ids, status: 'failed', metadata };
 }
 
 function safeFinalReward(spans: Span[]): string {

@@ -12,6 +12,7 @@ import type { ResolvedServerOptions } from './options.js';
 import { otlpTracesPlugin } from './otlp/routes.js';
 import { registerAttemptRoutes } from './routes/attempts.js';
 import type { RouteContext } from './routes/context.js';
+import { registerExtensionRoutes } from './routes/extensions.js';
 import { registerMiscRoutes } from './routes/misc.js';
 import { registerQueueRoutes } from './routes/queues.js';
 import { registerResourceRoutes } from './routes/resources.js';
@@ -81,6 +82,7 @@ export function buildApp(
   registerWorkerRoutes(app, context);
   registerResourceRoutes(app, context);
   registerSpanRoutes(app, context);
+  registerExtensionRoutes(app, context); // Arclight extensions: routes/extensions.ts
   app.register(otlpTracesPlugin, { store, limits: options.limits, metrics });
   return app;
 }
