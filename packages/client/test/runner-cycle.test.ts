@@ -1,0 +1,123 @@
+import { NotFoundError, PromptTemplate, ValidationError } from '@arclight/core';
+import { InMemoryLightningStore } from '@arclight/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LightningStoreClient } from '../src/index.js';
+import { serve } from './support/served-store.js';
+
+const clients: LightningStoreClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+async function servedClient(extensions?: boolean) {
+  const store = new InMemoryLightningStore({ scanDebounceSeconds: 0 });
+  const client = await serve(store, {
+    retryDelays: [0.05],
+    healthRetryDelays: [0.05],
+    ...(extensions === undefined ? {} : { extensions }),
+  });
+  clients.push(client);
+  return { store, client };
+}
+
+describe('LightningStoreClient.runnerCycle against an Arclight server', () => {
+  it('finishes the previous attempt, dequeues the next rollout and brings its resources in one request', async () => {
+    const { store, client } = await servedClient();
+    expect([...(await client.serverExtensions())]).toEqual(['runner-cycle']);
+    const resources = await store.addResources({
+      prompt: new PromptTemplate({ template: 'hi {x}', engine: 'f-string' }),
+    });
+    const [first, second] = await store.enqueueManyRollouts([{ input: 1 }, { input: 2 }]);
+
+    const one = await client.runnerCycle({ worker_id: 'w' });
+    expect(one.extension).toBe(true);
+    expect(one.rollout?.rollout_id).toBe(first!.rollout_id);
+    expect(one.resources?.resources_id).toBe(resources.resources_id);
+    expect(one.resources?.resources.prompt).toBeInstanceOf(PromptTemplate);
+    expect(one.finished).toBeNull();
+
+    const two = await client.runnerCycle({
+      worker_id: 'w',
+      finish: {
+        rollout_id: one.rollout!.rollout_id,
+        attempt_id: one.rollout!.attempt.attempt_id,
+        status: 'failed',
+        metadata: { error: { type: 'Error', message: 'boom' } },
+      },
+    });
+    expect(two.finished).toMatchObject({
+      status: 'failed',
+      metadata: { error: { message: 'boom' } },
+    });
+    expect(two.finishError).toBeNull();
+    expect(two.rollout?.rollout_id).toBe(second!.rollout_id);
+    expect((await store.getRolloutById(first!.rollout_id))?.status).toBe('failed');
+    expect(await store.getWorkerById('w')).toMatchObject({
+      status: 'busy',
+      current_rollout_id: second!.rollout_id,
+    });
+
+    const three = await client.runnerCycle({
+      worker_id: 'w',
+      finish: {
+        rollout_id: second!.rollout_id,
+        attempt_id: two.rollout!.attempt.attempt_id,
+        status: 'succeeded',
+      },
+    });
+    expect(three.rollout).toBeNull();
+    expect(three.resources).toBeNull();
+    expect((await store.getWorkerById('w'))?.status).toBe('idle');
+    expect((await store.getRolloutById(second!.rollout_id))?.status).toBe('succeeded');
+  });
+
+  it('reports a finish the store refuses in finishError and still dequeues', async () => {
+    const { store, client } = await servedClient();
+    const queued = await store.enqueueRollout({ input: 1 });
+    const turn = await client.runnerCycle({
+      worker_id: 'w',
+      finish: { rollout_id: 'ro-unknown', attempt_id: 'at-unknown', status: 'succeeded' },
+    });
+    expect(turn.finishError).toBeInstanceOf(NotFoundError);
+    expect(turn.finishError?.message).toMatch(/ro-unknown/);
+    expect(turn.rollout?.rollout_id).toBe(queued.rollout_id);
+  });
+
+  it('rejects a malformed turn with a ValidationError naming the field', async () => {
+    const { client } = await servedClient();
+    await expect(
+      client.runnerCycle({
+        worker_id: 'w',
+        finish: { rollout_id: 'ro-1', attempt_id: 'at-1', status: 'done' as 'succeeded' },
+      }),
+    ).rejects.toThrow(ValidationError);
+    await expect(
+      client.runnerCycle({
+        worker_id: 'w',
+        finish: { rollout_id: 'ro-1', attempt_id: 'at-1', status: 'done' as 'succeeded' },
+      }),
+    ).rejects.toThrow(/finish\.status/);
+  });
+
+  it('with extensions: false uses the v0.x routes and leaves resources to the caller', async () => {
+    const { store, client } = await servedClient(false);
+    expect((await client.serverExtensions()).size).toBe(0);
+    const queued = await store.enqueueRollout({ input: 1 });
+    const turn = await client.runnerCycle({ worker_id: 'w' });
+    expect(turn).toMatchObject({ extension: false, finished: null, finishError: null });
+    expect(turn.resources).toBeUndefined();
+    expect(turn.rollout?.rollout_id).toBe(queued.rollout_id);
+    const done = await client.runnerCycle({
+      worker_id: 'w',
+      finish: {
+        rollout_id: queued.rollout_id,
+        attempt_id: turn.rollout!.attempt.attempt_id,
+        status: 'succeeded',
+      },
+      dequeue: false,
+    });
+    expect(done.finished?.status).toBe('succeeded');
+    expect(done.rollout).toBeNull();
+    expect((await store.getRolloutById(queued.rollout_id))?.status).toBe('succeeded');
+  });
+});
