@@ -92,13 +92,12 @@ export class HttpTransport {
 
   private async probeHealth(): Promise<boolean> {
     try {
-      const response = await this.options.fetch(`${this.root}/v1/agl/health`, {
+      const answer = await this.options.send(`${this.root}/v1/agl/health`, {
         method: 'GET',
         headers: this.headers(undefined),
-        signal: AbortSignal.timeout(this.options.connectionTimeout * 1000),
+        timeoutMs: this.options.connectionTimeout * 1000,
       });
-      await response.arrayBuffer().catch(() => undefined);
-      return response.status === 200;
+      return answer.status === 200;
     } catch {
       return false;
     }
@@ -124,10 +123,10 @@ export class HttpTransport {
   /** One try: resolves on 2xx, throws a typed error on a final failure or a `TransientFailure`. */
   private async tryOnce(request: HttpRequest): Promise<HttpAnswer> {
     const label = labelOf(request);
-    let body: RequestInit['body'];
+    let body: string | Uint8Array | undefined;
     let contentType: string | undefined;
     if (request.bytes) {
-      body = request.bytes.body as Uint8Array<ArrayBuffer>;
+      body = request.bytes.body;
       contentType = request.bytes.contentType;
     } else if (request.json !== undefined) {
       body = JSON.stringify(request.json);
@@ -136,14 +135,14 @@ export class HttpTransport {
     let status: number;
     let bytes: Uint8Array;
     try {
-      const response = await this.options.fetch(this.url(request), {
+      const answer = await this.options.send(this.url(request), {
         method: request.method,
         headers: this.headers(contentType),
         body,
-        signal: AbortSignal.timeout(this.options.requestTimeout * 1000),
+        timeoutMs: this.options.requestTimeout * 1000,
       });
-      status = response.status;
-      bytes = new Uint8Array(await response.arrayBuffer());
+      status = answer.status;
+      bytes = answer.body;
     } catch (error) {
       throw new TransientFailure(errorFromNetwork(label, error));
     }

@@ -7,7 +7,7 @@
 // ARCLIGHT_ROLE=runner; they only build the trainer of that configuration.
 import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PromptTemplate } from '@arclight/core';
@@ -43,6 +43,25 @@ function requestsSince(before) {
 }
 
 /**
+ * CPU seconds used so far by this process (server and algorithm) and by the given child processes (runners;
+ * Linux /proc, else 0).
+ */
+function cpuSeconds(pids) {
+  const own = process.cpuUsage();
+  const main = (own.user + own.system) / 1e6;
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100) ticks
+    } catch {
+      // not Linux, or the process is gone
+    }
+  }
+  return { main, runners: total };
+}
+
+/**
  * Waits until every runner has registered (first heartbeat), publishes one resources update (as upstream's
  * runner requires resources), then times enqueue → all finished.
  */
@@ -56,6 +75,8 @@ function timedAlgorithm(config, out) {
         prompt: new PromptTemplate({ template: 'noop', engine: 'f-string' }),
       });
       const before = snapshot();
+      const pids = out.strategy?.runnerPids ?? [];
+      const cpuBefore = cpuSeconds(pids);
       const started = performance.now();
       const ids = (
         await store.enqueueManyRollouts(
@@ -73,6 +94,11 @@ function timedAlgorithm(config, out) {
         await new Promise((r) => setTimeout(r, 10));
       }
       out.seconds = (performance.now() - started) / 1000;
+      const cpuAfter = cpuSeconds(pids);
+      out.cpu = {
+        main: cpuAfter.main - cpuBefore.main,
+        runners: cpuAfter.runners - cpuBefore.runners,
+      };
       out.requests = requestsSince(before);
       out.succeeded = await finished(['succeeded']);
     },
@@ -90,6 +116,7 @@ function trainerFor(config, out) {
           gracefulTimeout: 10,
           clientOptions: { extensions: config.strategy === 'client-server' },
         });
+  out.strategy = strategy === 'in-process' ? null : strategy;
   return new Trainer({
     nRunners: config.n,
     strategy,
@@ -119,6 +146,14 @@ function upstreamRun(n, rollouts) {
   });
 }
 
+/** "total (main + runners)" milliseconds per rollout. */
+function cpuPerRollout(cpu, rollouts) {
+  const ms = (seconds) => ((seconds * 1000) / rollouts).toFixed(2);
+  return cpu.runners > 0
+    ? `${ms(cpu.main + cpu.runners)} (${ms(cpu.main)} + ${ms(cpu.runners)})`
+    : ms(cpu.main);
+}
+
 const argIndex = process.argv.indexOf('--config');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : '';
@@ -143,6 +178,7 @@ if (isRunnerProcess() && argIndex > 0) {
       'rollouts/s': rate[config.name].toFixed(0),
       'requests/rollout':
         config.strategy === 'in-process' ? '-' : (total / config.rollouts).toFixed(2),
+      'CPU ms/rollout': cpuPerRollout(out.cpu, config.rollouts),
     });
     process.stderr.write(`${config.name}: ${rows.at(-1)['rollouts/s']} rollouts/s\n`);
     if (total > 0) process.stderr.write(`  requests: ${JSON.stringify(out.requests)}\n`);
@@ -160,6 +196,7 @@ if (isRunnerProcess() && argIndex > 0) {
         seconds: result.seconds.toFixed(2),
         'rollouts/s': rate[`upstream-${n}`].toFixed(0),
         'requests/rollout': '-',
+        'CPU ms/rollout': cpuPerRollout({ main: result.cpu, runners: 0 }, result.rollouts),
       });
     } else {
       process.stderr.write('upstream: no .venv (bash scripts/python-env.sh); skipped\n');

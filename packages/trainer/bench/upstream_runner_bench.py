@@ -5,7 +5,7 @@ resources update, enqueue
 ROLLOUTS rollouts at once, time until all are finished.
 
 Usage: python upstream_runner_bench.py <runners> <rollouts>
-Prints one line: RESULT {"runners": n, "rollouts": n, "succeeded": n, "seconds": s}
+Prints one line: RESULT {"runners": n, "rollouts": n, "succeeded": n, "seconds": s, "cpu": CPU seconds}
 """
 
 from __future__ import annotations
@@ -20,6 +20,20 @@ import time
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import agentlightning as agl  # noqa: E402
+import psutil  # noqa: E402 - a dependency of agentlightning (system snapshots)
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its runner processes."""
+    total = 0.0
+    me = psutil.Process()
+    for proc in [me, *me.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            pass
+    return total
 
 RUNNERS = int(sys.argv[1])
 ROLLOUTS = int(sys.argv[2])
@@ -40,6 +54,7 @@ async def timed(*, store) -> None:
     while len((await store.query_workers())) < RUNNERS:
         await asyncio.sleep(0.02)
     await store.update_resources("default", {"prompt": agl.PromptTemplate(template="noop", engine="f-string")})
+    cpu_before = cpu_seconds()
     started = time.perf_counter()
     await store.enqueue_many_rollouts([agl.EnqueueRolloutRequest(input=i) for i in range(ROLLOUTS)])
 
@@ -49,8 +64,9 @@ async def timed(*, store) -> None:
     while await finished(["succeeded", "failed", "cancelled"]) < ROLLOUTS:
         await asyncio.sleep(0.01)
     seconds = time.perf_counter() - started
+    cpu = cpu_seconds() - cpu_before
     succeeded = await finished(["succeeded"])
-    result = {"runners": RUNNERS, "rollouts": ROLLOUTS, "succeeded": succeeded, "seconds": seconds}
+    result = {"runners": RUNNERS, "rollouts": ROLLOUTS, "succeeded": succeeded, "seconds": seconds, "cpu": cpu}
     print("RESULT " + json.dumps(result), flush=True)
 
 
