@@ -51,7 +51,10 @@ export type TokenizerVocabulary = 'chunks' | 'bytes';
 export const TOKENIZER_VOCABULARIES: readonly TokenizerVocabulary[] = ['chunks', 'bytes'];
 
 /** The vocabulary named by `value` (a `--tokenizer` flag, `ARCLIGHT_FIXTURE_TOKENIZER`); throws naming the choices. */
-export function tokenizerVocabulary(value: string | undefined, source: string): TokenizerVocabulary {
+export function tokenizerVocabulary(
+  value: string | undefined,
+  source: string,
+): TokenizerVocabulary {
   if (value === undefined || value === '') return 'chunks';
   if ((TOKENIZER_VOCABULARIES as readonly string[]).includes(value)) {
     return value as TokenizerVocabulary;
@@ -154,7 +157,8 @@ export class FixtureTokenizer {
    * partial UTF-8 token).
    */
   tokenize(text: string, options: EncodeOptions = {}): string[] {
-    if (this.vocabulary === 'bytes') return this.encode(text, options).map((id) => this.idToToken(id));
+    if (this.vocabulary === 'bytes')
+      return this.encode(text, options).map((id) => this.idToToken(id));
     return this.splitSpecial(text, options).flatMap(([part, special]) =>
       special ? [part] : pieces(part).flatMap(chunks),
     );
@@ -164,7 +168,9 @@ export class FixtureTokenizer {
     return this.splitSpecial(text, options).flatMap(([part, special]) => {
       if (special) return [SPECIAL_TOKENS[part]!];
       if (this.vocabulary === 'bytes') return wtf8Bytes(part).map((b) => BYTE_BASE + b);
-      return pieces(part).flatMap(chunks).map((t) => this.tokenId(t));
+      return pieces(part)
+        .flatMap(chunks)
+        .map((t) => this.tokenId(t));
     });
   }
 

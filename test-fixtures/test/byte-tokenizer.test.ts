@@ -65,9 +65,9 @@ describe('FixtureTokenizer, bytes vocabulary', () => {
     expect(() => tok.decode([272])).toThrow(/not in the fixture vocabulary \(bytes\)/);
     expect(() => tok.decode([12])).toThrow(RangeError);
     expect(() => tok.tokenId('ab')).toThrow(/not a single fixture token/);
-    expect(
-      () => new FixtureTokenizer({ vocabulary: 'words' as unknown as 'bytes' }),
-    ).toThrow(/unknown fixture tokenizer "words" \(expected one of chunks, bytes\)/);
+    expect(() => new FixtureTokenizer({ vocabulary: 'words' as unknown as 'bytes' })).toThrow(
+      /unknown fixture tokenizer "words" \(expected one of chunks, bytes\)/,
+    );
   });
 });
 
