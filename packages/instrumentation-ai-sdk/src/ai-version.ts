@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { majorVersion, resolvedPackageVersion } from '@arclight/instrumentation';
 
 /** The `ai` majors this package records: 7 through its `Telemetry` integration, 5 and 6 through their tracer. */
 export const SUPPORTED_AI_RANGE = '>=5 <8';
@@ -42,13 +42,7 @@ export class AiTelemetryApiError extends Error {
  * dependency (every ordinary install). `undefined` when it cannot be read.
  */
 export function installedAiVersion(): string | undefined {
-  try {
-    const require = createRequire(import.meta.url);
-    const pkg = require('ai/package.json') as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
+  return resolvedPackageVersion(import.meta.url, 'ai');
 }
 
 /**
@@ -56,9 +50,8 @@ export function installedAiVersion(): string | undefined {
  * unreadable version is taken as the current major (7). Majors above 7 use the integration (the newest API).
  */
 export function telemetryPathFor(version: string | undefined): AiTelemetryPath {
-  if (version === undefined) return 'integration';
-  const major = Number.parseInt(version, 10);
-  if (!Number.isFinite(major)) return 'integration';
-  if (major < 5) throw new UnsupportedAiVersionError(version);
+  const major = majorVersion(version);
+  if (major === undefined) return 'integration';
+  if (major < 5) throw new UnsupportedAiVersionError(version as string);
   return major < 7 ? 'tracer' : 'integration';
 }

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { majorVersion, resolvedPackageVersion } from '@arclight/instrumentation';
 
 /** The `@langchain/core` versions this integration supports (its peer range). */
 export const SUPPORTED_LANGCHAIN_CORE = '^1.0.0';
@@ -18,13 +18,7 @@ export class UnsupportedLangChainCoreError extends Error {
 
 /** The version of `@langchain/core` this package resolves (the application's copy), if it can be read. */
 export function installedLangChainCoreVersion(): string | undefined {
-  try {
-    const require = createRequire(import.meta.url);
-    const pkg = require('@langchain/core/package.json') as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
+  return resolvedPackageVersion(import.meta.url, '@langchain/core');
 }
 
 /**
@@ -34,7 +28,6 @@ export function installedLangChainCoreVersion(): string | undefined {
 export function assertSupportedLangChainCore(
   version: string | undefined = installedLangChainCoreVersion(),
 ): void {
-  if (version === undefined) return;
-  const major = Number.parseInt(version, 10);
-  if (Number.isFinite(major) && major < 1) throw new UnsupportedLangChainCoreError(version);
+  const major = majorVersion(version);
+  if (major !== undefined && major < 1) throw new UnsupportedLangChainCoreError(version as string);
 }
