@@ -183,7 +183,7 @@ if (isRunnerProcess() && argIndex > 0) {
     process.stderr.write(`${config.name}: ${rows.at(-1)['rollouts/s']} rollouts/s\n`);
     if (total > 0) process.stderr.write(`  requests: ${JSON.stringify(out.requests)}\n`);
   }
-  if (!only || 'upstream'.includes(only) || only.includes('upstream')) {
+  if ('upstream-4'.includes(only) || only.includes('upstream')) {
     const n = 4;
     const result = await upstreamRun(n, UPSTREAM_ROLLOUTS);
     if (result) {
