@@ -143,16 +143,18 @@ function* records() {
 console.log(
   `writers: ${fmt(rollouts * SPANS_PER_ROLLOUT)} spans = ${fmt(rollouts)} rollouts, ${fmt(rollouts * CALLS)} triplets`,
 );
-console.log('| format | rows | MB | seconds | rows/s | rollouts/s |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| format | rows | MB | seconds | CPU s | rows/s | rollouts/s |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const format of FORMATS) {
   const out = join(dir, `${format}.out`);
   start = performance.now();
+  const cpu = process.cpuUsage();
   const summary = await writeExport(records(), { format, out, maxOpenGroups: 1 });
   seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
   const mb = statSync(out).size / 1e6;
   console.log(
-    `| ${format} | ${fmt(summary.rows)} | ${fmt(mb, 1)} | ${fmt(seconds, 1)} | ${fmt(summary.rows / seconds)} | ${fmt(rollouts / seconds)} |`,
+    `| ${format} | ${fmt(summary.rows)} | ${fmt(mb, 1)} | ${fmt(seconds, 1)} | ${fmt((used.user + used.system) / 1e6, 1)} | ${fmt(summary.rows / seconds)} | ${fmt(rollouts / seconds)} |`,
   );
   rmSync(out);
 }
