@@ -20,11 +20,16 @@ export type ParquetCodec = 'ZSTD' | 'SNAPPY';
  * a quarter of its output on token ids; else hyparquet-writer's Snappy.
  */
 export const DEFAULT_CODEC: ParquetCodec =
-  typeof zlib.zstdCompressSync === 'function' ? 'ZSTD' : 'SNAPPY';
+  typeof zlib.zstdCompress === 'function' ? 'ZSTD' : 'SNAPPY';
 const ZSTD_OPTIONS = { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } };
 
-function compress(codec: ParquetCodec, body: Uint8Array): Uint8Array {
-  return codec === 'ZSTD' ? zlib.zstdCompressSync(body, ZSTD_OPTIONS) : snappyCompress(body);
+function compress(codec: ParquetCodec, body: Uint8Array): Promise<Uint8Array> {
+  if (codec === 'SNAPPY') return Promise.resolve(snappyCompress(body));
+  return new Promise((resolve, reject) => {
+    zlib.zstdCompress(body, ZSTD_OPTIONS, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
 }
 const MAGIC = Buffer.from('PAR1', 'latin1');
 
@@ -54,6 +59,9 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
   private rows = 0;
   private buffered = 0;
   private closed = false;
+  /** The row group being compressed and appended, if any; it never rejects (see `failure`). */
+  private pending: Promise<void> = Promise.resolve();
+  private failure: Error | null = null;
 
   private readonly rowGroupSize: number;
   private readonly metadata: Record<string, string>;
@@ -96,27 +104,64 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
     const buffers = this.buffers;
     for (let i = 0; i < buffers.length; i++) buffers[i]!.add(row[buffers[i]!.name]);
     this.buffered++;
-    if (this.buffered >= this.rowGroupSize) this.flushRowGroup();
+    if (this.buffered >= this.rowGroupSize) await this.flushRowGroup();
   }
 
-  private flushRowGroup(): void {
+  /**
+   * Cuts the buffered rows into pages and hands them to the compressor (ZSTD runs on libuv's thread pool), then
+   * returns: the next row group fills while this one compresses; it is appended to the file before the next
+   * one starts (memory: two row groups at most).
+   */
+  private async flushRowGroup(): Promise<void> {
+    await this.settled();
     if (this.buffered === 0) return;
+    const rows = this.buffered;
+    const pages = this.buffers.map((buffer) => {
+      const breaks = buffer.pageBreaks(this.pageBytes);
+      const column: Array<{ body: Uint8Array; numValues: number }> = [];
+      for (let p = 0; p + 1 < breaks.length; p++) {
+        const page = buffer.encode(breaks[p]!, breaks[p + 1]!, this.page);
+        column.push({ body: Buffer.from(page.body), numValues: page.numValues });
+      }
+      buffer.reset();
+      return column;
+    });
+    this.buffered = 0;
+    this.pending = Promise.all(
+      pages.map((column) => Promise.all(column.map((page) => compress(this.codec, page.body)))),
+    ).then(
+      (compressed) => this.appendRowGroup(rows, pages, compressed),
+      (error: unknown) => {
+        this.failure = error instanceof Error ? error : new Error(String(error));
+      },
+    );
+  }
+
+  /** Waits for the row group in flight; rethrows its failure. */
+  private async settled(): Promise<void> {
+    await this.pending;
+    if (this.failure) throw this.failure;
+  }
+
+  private appendRowGroup(
+    rows: number,
+    pages: Array<Array<{ body: Uint8Array; numValues: number }>>,
+    compressed: Uint8Array[][],
+  ): void {
     const start = this.offset;
     const columns: ColumnChunk[] = [];
     let uncompressedTotal = 0;
-    for (const buffer of this.buffers) {
+    this.buffers.forEach((buffer, c) => {
       const chunkStart = this.offset;
       let uncompressed = 0;
       let numValues = 0;
-      const breaks = buffer.pageBreaks(this.pageBytes);
-      for (let p = 0; p + 1 < breaks.length; p++) {
-        const page = buffer.encode(breaks[p]!, breaks[p + 1]!, this.page);
-        const compressed = compress(this.codec, page.body);
+      pages[c]!.forEach((page, p) => {
+        const body = compressed[c]![p]!;
         const header = new ByteWriter(64);
         writePageHeader(header, {
           type: 'DATA_PAGE',
           uncompressed_page_size: page.body.length,
-          compressed_page_size: compressed.length,
+          compressed_page_size: body.length,
           data_page_header: {
             num_values: page.numValues,
             encoding: 'PLAIN',
@@ -125,10 +170,10 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
           },
         });
         const headerBytes = header.getBytes();
-        this.append([headerBytes, compressed]);
+        this.append([headerBytes, body]);
         uncompressed += headerBytes.length + page.body.length;
         numValues += page.numValues;
-      }
+      });
       uncompressedTotal += uncompressed;
       columns.push({
         file_offset: BigInt(chunkStart),
@@ -143,21 +188,20 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
           data_page_offset: BigInt(chunkStart),
         },
       });
-      buffer.reset();
-    }
+    });
     this.rowGroups.push({
       columns,
       total_byte_size: BigInt(uncompressedTotal),
-      num_rows: BigInt(this.buffered),
+      num_rows: BigInt(rows),
       file_offset: BigInt(start),
       total_compressed_size: BigInt(this.offset - start),
     });
-    this.rows += this.buffered;
-    this.buffered = 0;
+    this.rows += rows;
   }
 
   async close(): Promise<void> {
-    this.flushRowGroup();
+    await this.flushRowGroup();
+    await this.settled();
     const footer = new ByteWriter(4096);
     writeMetadata(footer, {
       version: 1,
@@ -180,6 +224,7 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
   }
 
   async abort(): Promise<void> {
+    await this.pending;
     this.closeFile();
     this.file.discard();
   }
