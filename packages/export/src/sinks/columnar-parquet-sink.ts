@@ -16,8 +16,9 @@ type ColumnChunk = RowGroup['columns'][number];
 export type ParquetCodec = 'ZSTD' | 'SNAPPY';
 
 /**
- * ZSTD (level 1) through node:zlib where Node has it (22.15+, 23.8+): native, about 3× Snappy-in-JS's speed and
- * a quarter of its output on token ids; else hyparquet-writer's Snappy.
+ * ZSTD (level 1) through node:zlib where Node has it (22.15+, 23.8+): native, on libuv's thread pool; on token
+ * ids of a real-sized vocabulary about half of Snappy's output for the same CPU (bench/parquet-encoders.mjs).
+ * Else hyparquet-writer's Snappy (JavaScript, on the main thread).
  */
 export const DEFAULT_CODEC: ParquetCodec =
   typeof zlib.zstdCompress === 'function' ? 'ZSTD' : 'SNAPPY';
