@@ -16,21 +16,23 @@ type ColumnChunk = RowGroup['columns'][number];
 export type ParquetCodec = 'ZSTD' | 'SNAPPY';
 
 /**
- * ZSTD (level 1) through node:zlib where Node has it (22.15+, 23.8+): native, on libuv's thread pool; on token
- * ids of a real-sized vocabulary about half of Snappy's output for the same CPU (bench/parquet-encoders.mjs).
+ * ZSTD (level 1) through node:zlib where Node has it (22.15+, 23.8+): native; on token ids of a real-sized
+ * vocabulary about half of Snappy's output for the same CPU (bench/parquet-encoders.mjs).
  * Else hyparquet-writer's Snappy (JavaScript, on the main thread).
  */
 export const DEFAULT_CODEC: ParquetCodec =
-  typeof zlib.zstdCompress === 'function' ? 'ZSTD' : 'SNAPPY';
+  typeof zlib.zstdCompressSync === 'function' ? 'ZSTD' : 'SNAPPY';
 const ZSTD_OPTIONS = { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } };
 
-function compress(codec: ParquetCodec, body: Uint8Array): Promise<Uint8Array> {
-  if (codec === 'SNAPPY') return Promise.resolve(snappyCompress(body));
-  return new Promise((resolve, reject) => {
-    zlib.zstdCompress(body, ZSTD_OPTIONS, (error, result) =>
-      error ? reject(error) : resolve(result),
-    );
-  });
+function compress(codec: ParquetCodec, body: Uint8Array): Uint8Array {
+  return codec === 'ZSTD' ? zlib.zstdCompressSync(body, ZSTD_OPTIONS) : snappyCompress(body);
+}
+
+interface CompressedPage {
+  body: Uint8Array;
+  uncompressedSize: number;
+  /** Level entries: the page header's `num_values`. */
+  numValues: number;
 }
 const MAGIC = Buffer.from('PAR1', 'latin1');
 
@@ -60,9 +62,6 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
   private rows = 0;
   private buffered = 0;
   private closed = false;
-  /** The row group being compressed and appended, if any; it never rejects (see `failure`). */
-  private pending: Promise<void> = Promise.resolve();
-  private failure: Error | null = null;
 
   private readonly rowGroupSize: number;
   private readonly metadata: Record<string, string>;
@@ -105,50 +104,35 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
     const buffers = this.buffers;
     for (let i = 0; i < buffers.length; i++) buffers[i]!.add(row[buffers[i]!.name]);
     this.buffered++;
-    if (this.buffered >= this.rowGroupSize) await this.flushRowGroup();
+    if (this.buffered >= this.rowGroupSize) this.flushRowGroup();
   }
 
   /**
-   * Cuts the buffered rows into pages and hands them to the compressor (ZSTD runs on libuv's thread pool), then
-   * returns: the next row group fills while this one compresses; it is appended to the file before the next
-   * one starts (memory: two row groups at most).
+   * Cuts the buffered rows into pages, compresses them (on this thread: zlib's async API cost the main thread more
+   * in stream set-up, callbacks and output copies than the compression it moved away) and appends the row group.
    */
-  private async flushRowGroup(): Promise<void> {
-    await this.settled();
+  private flushRowGroup(): void {
     if (this.buffered === 0) return;
     const rows = this.buffered;
     const pages = this.buffers.map((buffer) => {
       const breaks = buffer.pageBreaks(this.pageBytes);
-      const column: Array<{ body: Uint8Array; numValues: number }> = [];
+      const column: CompressedPage[] = [];
       for (let p = 0; p + 1 < breaks.length; p++) {
         const page = buffer.encode(breaks[p]!, breaks[p + 1]!, this.page);
-        column.push({ body: Buffer.from(page.body), numValues: page.numValues });
+        column.push({
+          body: compress(this.codec, page.body),
+          uncompressedSize: page.body.length,
+          numValues: page.numValues,
+        });
       }
       buffer.reset();
       return column;
     });
     this.buffered = 0;
-    this.pending = Promise.all(
-      pages.map((column) => Promise.all(column.map((page) => compress(this.codec, page.body)))),
-    ).then(
-      (compressed) => this.appendRowGroup(rows, pages, compressed),
-      (error: unknown) => {
-        this.failure = error instanceof Error ? error : new Error(String(error));
-      },
-    );
+    this.appendRowGroup(rows, pages);
   }
 
-  /** Waits for the row group in flight; rethrows its failure. */
-  private async settled(): Promise<void> {
-    await this.pending;
-    if (this.failure) throw this.failure;
-  }
-
-  private appendRowGroup(
-    rows: number,
-    pages: Array<Array<{ body: Uint8Array; numValues: number }>>,
-    compressed: Uint8Array[][],
-  ): void {
+  private appendRowGroup(rows: number, pages: CompressedPage[][]): void {
     const start = this.offset;
     const columns: ColumnChunk[] = [];
     let uncompressedTotal = 0;
@@ -156,13 +140,12 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
       const chunkStart = this.offset;
       let uncompressed = 0;
       let numValues = 0;
-      pages[c]!.forEach((page, p) => {
-        const body = compressed[c]![p]!;
+      for (const page of pages[c]!) {
         const header = new ByteWriter(64);
         writePageHeader(header, {
           type: 'DATA_PAGE',
-          uncompressed_page_size: page.body.length,
-          compressed_page_size: body.length,
+          uncompressed_page_size: page.uncompressedSize,
+          compressed_page_size: page.body.length,
           data_page_header: {
             num_values: page.numValues,
             encoding: 'PLAIN',
@@ -171,10 +154,10 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
           },
         });
         const headerBytes = header.getBytes();
-        this.append([headerBytes, body]);
-        uncompressed += headerBytes.length + page.body.length;
+        this.append([headerBytes, page.body]);
+        uncompressed += headerBytes.length + page.uncompressedSize;
         numValues += page.numValues;
-      });
+      }
       uncompressedTotal += uncompressed;
       columns.push({
         file_offset: BigInt(chunkStart),
@@ -201,8 +184,7 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
   }
 
   async close(): Promise<void> {
-    await this.flushRowGroup();
-    await this.settled();
+    this.flushRowGroup();
     const footer = new ByteWriter(4096);
     writeMetadata(footer, {
       version: 1,
@@ -225,7 +207,6 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
   }
 
   async abort(): Promise<void> {
-    await this.pending;
     this.closeFile();
     this.file.discard();
   }
