@@ -274,7 +274,9 @@ export abstract class BaseLightningStore implements LightningStore {
       const latest = this.backend.getLatestAttempt(rolloutId);
       if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
       const attempt =
-        attemptId === 'latest' ? latest : this.backend.getAttempt(rolloutId, attemptId);
+        attemptId === 'latest' || attemptId === latest.attempt_id
+          ? latest
+          : this.backend.getAttempt(rolloutId, attemptId);
       if (!attempt)
         throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
       return this.ops.applyAttemptUpdate(
