@@ -4,7 +4,10 @@
 //    memory, made by cycling a pool of adapted rollouts under fresh rollout/task ids and written in every format
 //    (ARCLIGHT_BENCH_FORMATS picks some): the rows/s of @arclight/export itself;
 // 3. end to end: exportFromStore from a temp SQLite store of ARCLIGHT_BENCH_STORE_SPANS spans (default
-//    100,000): paginated reads + adapter + writer.
+//    100,000): paginated reads + adapter + writer, in ARCLIGHT_BENCH_STORE_FORMATS (default verl-parquet,
+//    verl-jsonl, trl-dpo).
+// CPU s (user + system of the process, thread pool included) next to wall seconds: on a shared machine the
+// wall figures are noisy, the ratio of a format's CPU to its wall time says how much of a core it had.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,11 @@ import { exportFromStore, FORMAT_NAMES, writeExport } from '../dist/index.js';
 const SPANS = Number(process.env.ARCLIGHT_BENCH_SPANS ?? 1_000_000);
 const STORE_SPANS = Number(process.env.ARCLIGHT_BENCH_STORE_SPANS ?? 100_000);
 const FORMATS = process.env.ARCLIGHT_BENCH_FORMATS?.split(',') ?? FORMAT_NAMES;
+const STORE_FORMATS = process.env.ARCLIGHT_BENCH_STORE_FORMATS?.split(',') ?? [
+  'verl-parquet',
+  'verl-jsonl',
+  'trl-dpo',
+];
 const CALLS = 4; // spans per rollout: root + CALLS × (agent step + LLM call) + reward = 10
 const SPANS_PER_ROLLOUT = 2 + 2 * CALLS;
 const ROLLOUTS_PER_TASK = 4;
@@ -143,16 +151,18 @@ function* records() {
 console.log(
   `writers: ${fmt(rollouts * SPANS_PER_ROLLOUT)} spans = ${fmt(rollouts)} rollouts, ${fmt(rollouts * CALLS)} triplets`,
 );
-console.log('| format | rows | MB | seconds | rows/s | rollouts/s |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| format | rows | MB | seconds | CPU s | rows/s | rollouts/s |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const format of FORMATS) {
   const out = join(dir, `${format}.out`);
   start = performance.now();
+  const cpu = process.cpuUsage();
   const summary = await writeExport(records(), { format, out, maxOpenGroups: 1 });
   seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
   const mb = statSync(out).size / 1e6;
   console.log(
-    `| ${format} | ${fmt(summary.rows)} | ${fmt(mb, 1)} | ${fmt(seconds, 1)} | ${fmt(summary.rows / seconds)} | ${fmt(rollouts / seconds)} |`,
+    `| ${format} | ${fmt(summary.rows)} | ${fmt(mb, 1)} | ${fmt(seconds, 1)} | ${fmt((used.user + used.system) / 1e6, 1)} | ${fmt(summary.rows / seconds)} | ${fmt(rollouts / seconds)} |`,
   );
   rmSync(out);
 }
@@ -172,12 +182,14 @@ if (storeRollouts > 0) {
     await store.addManySpans(rolloutSpans(i).map((s) => ({ ...s, ...ids })));
     await store.updateAttempt(ids.rollout_id, ids.attempt_id, { status: 'succeeded' });
   }
-  for (const format of ['verl-parquet', 'trl-dpo']) {
+  for (const format of STORE_FORMATS) {
     start = performance.now();
+    const cpu = process.cpuUsage();
     const summary = await exportFromStore(store, { format, out: join(dir, `store-${format}`) });
     seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpu);
     console.log(
-      `store (SQLite, ${fmt(storeRollouts * SPANS_PER_ROLLOUT)} spans) → ${format}: ${fmt(summary.rows)} rows in ${fmt(seconds, 1)} s = ${fmt(summary.rows / seconds)} rows/s, ${fmt((storeRollouts * SPANS_PER_ROLLOUT) / seconds)} spans/s`,
+      `store (SQLite, ${fmt(storeRollouts * SPANS_PER_ROLLOUT)} spans) → ${format}: ${fmt(summary.rows)} rows in ${fmt(seconds, 1)} s (CPU ${fmt((used.user + used.system) / 1e6, 1)} s) = ${fmt(summary.rows / seconds)} rows/s, ${fmt((storeRollouts * SPANS_PER_ROLLOUT) / seconds)} spans/s`,
     );
   }
   await store.close();

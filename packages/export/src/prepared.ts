@@ -55,14 +55,23 @@ function logprobsOf(
       ? (field(raw, 'content') as unknown[])
       : null;
   if (!list || list.length === 0) return { values: null, entries: null };
+  // One indexed pass (this runs for every response token of every call: the hottest loop of the export).
+  const n = list.length;
   const values: number[] = [];
-  for (const item of list) {
-    const value = typeof item === 'number' ? item : field(item, 'logprob');
+  let allObjects = true;
+  for (let i = 0; i < n; i++) {
+    const item = list[i];
+    let value: unknown = item;
+    if (typeof item !== 'number') {
+      const entry = isObject(item);
+      allObjects &&= entry;
+      value = entry ? (item as Record<string, unknown>).logprob : undefined;
+    } else allObjects = false;
     if (typeof value !== 'number' || !Number.isFinite(value))
       return { values: null, entries: null };
     values.push(value);
   }
-  const entries = list.every(isObject) ? list : null;
+  const entries = allObjects ? list : null;
   // Logprobs must align 1:1 with the sampled ids to be usable for importance sampling.
   if (responseIds && values.length !== responseIds.length) return { values: null, entries };
   return { values, entries };
