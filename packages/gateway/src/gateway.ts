@@ -86,7 +86,10 @@ export class LlmGateway {
         otlpHeaders: options.otlpHeaders,
         serviceName: 'arclight-gateway',
         activate: false,
-        flushOnContextEnd: false,
+        // Each call's spans are written before its rollout context ends (right after the client got the
+        // answer), so a rollout the agent finishes next already has them: an algorithm reading a finished
+        // rollout (APO's textual gradient) otherwise sees its LLM calls only when the export happened to win.
+        flushOnContextEnd: true,
         logger: { warn: (message: string) => this.options.logger(`gateway tracer: ${message}`) },
       });
     this.otelTracer = this.tracer.getTracer(GATEWAY_SCOPE);
