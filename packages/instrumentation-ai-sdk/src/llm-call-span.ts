@@ -1,3 +1,4 @@
+import { LlmCallSpanNames } from '@arclight/core';
 import { GEN_AI_SYSTEM_OPENAI, SpanNames } from './attributes/keys.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -32,10 +33,21 @@ export function modelSpanIdentity(
     };
   }
   return {
-    name: openaiProtocol ? SpanNames.LLM_CALL : SpanNames.CHAT_MODEL,
+    name: openaiProtocol ? openaiCallName(provider) : SpanNames.CHAT_MODEL,
     counted: true,
     system,
   };
+}
+
+/**
+ * The LLM-call span name of an OpenAI-protocol provider, by the API it calls (the provider id's last segment,
+ * e.g. `openai.responses` for `@ai-sdk/openai`'s default model): the names `@arclight/instrumentation-openai`
+ * gives the same calls.
+ */
+function openaiCallName(provider: string): string {
+  if (provider.endsWith('.responses')) return LlmCallSpanNames.RESPONSES;
+  if (provider.endsWith('.completion')) return LlmCallSpanNames.COMPLETION;
+  return LlmCallSpanNames.CHAT;
 }
 
 function isCounted(options: ResolvedOptions): boolean {

@@ -90,12 +90,55 @@ export function arclightMiddleware(
   };
 }
 
-/** `wrapLanguageModel({ model, middleware: arclightMiddleware(options) })`. */
-export function withArclight(
-  model: Exclude<LanguageModel, string>,
+/**
+ * `wrapLanguageModel({ model, middleware: arclightMiddleware(options) })`. A model of `ai` 5 or 6
+ * (`specificationVersion` `v2` / `v3`, e.g. from `@ai-sdk/openai` 2.x / 3.x) is wrapped keeping its
+ * specification version, as those SDKs' own `wrapLanguageModel` does.
+ */
+export function withArclight<M extends Exclude<LanguageModel, string>>(
+  model: M,
   options: ArclightMiddlewareOptions = {},
-): ReturnType<typeof wrapLanguageModel> {
-  return wrapLanguageModel({ model, middleware: arclightMiddleware(options) });
+): M {
+  const middleware = arclightMiddleware(options);
+  const version = (model as { specificationVersion?: unknown }).specificationVersion;
+  if (version === 'v2' || version === 'v3') return wrapEarlierModel(model, middleware) as M;
+  return wrapLanguageModel({ model, middleware }) as unknown as M;
+}
+
+/** The middleware around a `LanguageModelV2` / `V3` (same call shape as V4 for everything it touches). */
+function wrapEarlierModel(model: object, middleware: LanguageModelMiddleware): object {
+  type Params = CallOptions;
+  const inner = model as {
+    specificationVersion: string;
+    provider: string;
+    modelId: string;
+    supportedUrls?: unknown;
+    doGenerate(params: Params): PromiseLike<never>;
+    doStream(params: Params): PromiseLike<never>;
+  };
+  const { transformParams, wrapGenerate, wrapStream } = middleware as unknown as {
+    transformParams: (o: { type: string; params: Params; model: unknown }) => Promise<Params>;
+    wrapGenerate: (o: object) => Promise<unknown>;
+    wrapStream: (o: object) => Promise<unknown>;
+  };
+  const calls = (params: Params) => ({
+    doGenerate: async () => await inner.doGenerate(params),
+    doStream: async () => await inner.doStream(params),
+    params,
+    model: inner,
+  });
+  return {
+    specificationVersion: inner.specificationVersion,
+    provider: inner.provider,
+    modelId: inner.modelId,
+    supportedUrls: inner.supportedUrls,
+    async doGenerate(params: Params) {
+      return await wrapGenerate(calls(await transformParams({ type: 'generate', params, model })));
+    },
+    async doStream(params: Params) {
+      return await wrapStream(calls(await transformParams({ type: 'stream', params, model })));
+    },
+  };
 }
 
 interface TokenIds {

@@ -35,6 +35,8 @@ export interface ArclightTelemetryOptions {
    * Default: `openai.*`, `azure.*` and every `<name>.chat|completion|responses` (OpenAI-compatible providers).
    */
   openaiProtocolProviders?: RegExp;
+  /** The `ai` version to record for. Default: the installed `ai` (its `package.json`). For tests. */
+  aiVersion?: string;
   /** One `tool_call.<name>` child span per tool call a model asked for (AgentOps' layout). Default true. */
   toolCallSpans?: boolean;
 }

@@ -1,6 +1,7 @@
 import { asRecord, asString, type JsonRecord } from '@arclight/core';
 import { type Context, context, type Span, type Tracer, trace } from '@opentelemetry/api';
 import type { Telemetry } from 'ai';
+import { AiTelemetryApiError, installedAiVersion, telemetryPathFor } from './ai-version.js';
 import { ArclightAttributes } from './attributes/keys.js';
 import {
   type ArclightTelemetryOptions,
@@ -49,6 +50,8 @@ export class ArclightTelemetry implements Telemetry {
     private readonly source: TracerSource,
     options: ArclightTelemetryOptions = {},
   ) {
+    const version = options.aiVersion ?? installedAiVersion();
+    if (telemetryPathFor(version) !== 'integration') throw new AiTelemetryApiError(version ?? '');
     this.options = resolveOptions(options);
   }
 

@@ -17,9 +17,20 @@ const provider = () =>
   createOpenAI({ baseURL: h.llm.baseUrl, apiKey: 'unused', fetch: tokenIdsFetch() });
 
 describe.each([
-  { api: 'chat completions', model: () => provider().chat('fixture-model') },
-  { api: 'responses', model: () => provider().responses('fixture-model') },
-])('@ai-sdk/openai, $api', ({ model }) => {
+  {
+    api: 'chat completions',
+    model: () => provider().chat('fixture-model'),
+    span: 'openai.chat.completion',
+    path: '/v1/chat/completions',
+  },
+  // `openai('…')`, the provider's default model, calls the Responses API.
+  {
+    api: 'responses',
+    model: () => provider()('fixture-model'),
+    span: 'openai.responses.create',
+    path: '/v1/responses',
+  },
+])('@ai-sdk/openai, $api', ({ model, span, path }) => {
   it.each([
     { mode: 'generateText', call: (m: Parameters<typeof generateText>[0]) => generateText(m) },
     {
@@ -29,22 +40,26 @@ describe.each([
         return { text: await result.text };
       },
     },
-  ])('$mode: one LLM-call span with prompt and response token ids', async ({ call }) => {
-    h.llm.reset();
-    const { result, spans } = await h.run(() =>
-      call({
-        model: withArclight(model()),
-        prompt: 'Token ids please',
-        maxRetries: 0,
-        telemetry: arclightTelemetry(h.tracer, { agentName: 'agent' }),
-      }),
-    );
-    expect(result.text).toBe('Fixture answer to: Token ids please');
-    expect(requestBodies(h.llm)[0]?.return_token_ids).toBe(true);
-    const calls = spans.filter((s) => LLM_CALL_SPAN_MATCH.test(s.name));
-    expect(calls).toHaveLength(1);
-    expect(intArray(calls[0]?.attributes.prompt_token_ids).length).toBeGreaterThan(0);
-    expect(intArray(calls[0]?.attributes.response_token_ids).length).toBeGreaterThan(0);
-    expect(triplets(spans)).toHaveLength(1);
-  });
+  ])(
+    '$mode: one LLM-call span named for its API, with prompt and response token ids',
+    async ({ call }) => {
+      h.llm.reset();
+      const { result, spans } = await h.run(() =>
+        call({
+          model: withArclight(model()),
+          prompt: 'Token ids please',
+          maxRetries: 0,
+          telemetry: arclightTelemetry(h.tracer, { agentName: 'agent' }),
+        }),
+      );
+      expect(result.text).toBe('Fixture answer to: Token ids please');
+      expect(requestBodies(h.llm)[0]?.return_token_ids).toBe(true);
+      const calls = spans.filter((s) => LLM_CALL_SPAN_MATCH.test(s.name));
+      expect(calls.map((c) => c.name)).toEqual([span]);
+      expect(h.llm.requests.map((r) => r.path)).toEqual([path]);
+      expect(intArray(calls[0]?.attributes.prompt_token_ids).length).toBeGreaterThan(0);
+      expect(intArray(calls[0]?.attributes.response_token_ids).length).toBeGreaterThan(0);
+      expect(triplets(spans, { llmCallMatch: LLM_CALL_SPAN_MATCH })).toHaveLength(1);
+    },
+  );
 });

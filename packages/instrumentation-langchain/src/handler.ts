@@ -41,6 +41,7 @@ import {
 } from './run-kind.js';
 import { safely } from './safely.js';
 import { StreamAccumulator } from './stream-accumulator.js';
+import { assertSupportedLangChainCore } from './supported-core.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from './version.js';
 
 /** The handler's `name`: LangChain keeps one handler per name, so explicit and global use never double up. */
@@ -76,6 +77,7 @@ export class ArclightCallbackHandler extends BaseTracer {
   private readonly entries = new Map<string, SpanEntry>();
 
   constructor(options: ArclightCallbackHandlerOptions = {}) {
+    assertSupportedLangChainCore(); // @langchain/core < 1: a clear error, not a handler that records nothing
     super({ _awaitHandler: options.awaitHandlers ?? true });
     this.options = resolveOptions(options);
     this.agentName = options.agentName ?? defaultAgentName;

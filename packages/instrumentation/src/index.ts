@@ -5,5 +5,5 @@ export { ERROR_TYPE, errorMessage, errorType, recordError } from './errors.js';
 export { isThenable, safeJson } from './json.js';
 export { createSafely, describeError, type Safely } from './safely.js';
 export { writeToolCallSpans } from './tool-call-spans.js';
-export { packageIdentity } from './version.js';
+export { majorVersion, packageIdentity, resolvedPackageVersion } from './version.js';
 export { hasTokenIds, warnNoTokenIds, warnUninstrumentedClient } from './warnings.js';

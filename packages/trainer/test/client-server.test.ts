@@ -159,6 +159,8 @@ describe('client-server strategy', () => {
     expect(result.workers.every((w: string) => /^Worker-[0-2]$/.test(w))).toBe(true);
     // Runners of the runner role serve until stopped.
     expect(runnerSide.lines('MAIN_PID')[0]).toMatch(/role=runner/);
+    // The algorithm side may finish before the last runner process has started and reported its pid.
+    await eventually(() => runnerSide.runnerPids().length === 3, 'three runner processes');
     const pids = runnerSide.runnerPids();
     expect(pids).toHaveLength(3);
     runnerSide.kill('SIGINT');

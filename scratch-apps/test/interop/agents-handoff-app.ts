@@ -86,13 +86,9 @@ export function agentsHandoffSuite(agentsVersion: string, zodVersion = '^4.0.0')
         tools: ['get_weather'],
         llmCallNames: ['openai.responses.create', 'openai.chat.completion'],
       });
-      // The export's default LLM-call match is upstream's `openai\.chat\.completion`: Responses calls need the flag.
-      await checkExport(app, {
-        rows: 4,
-        rollouts: 2,
-        agents: ['triage', 'reporter'],
-        args: ['--llm-call-match', 'openai\\.(chat\\.completion|responses\\.create)'],
-      });
+      // No `--llm-call-match`: the export's default match covers Responses and Chat Completions calls, so all
+      // 4 calls (2 of them `openai.responses.create`) become rows.
+      await checkExport(app, { rows: 4, rollouts: 2, agents: ['triage', 'reporter'] });
     });
   });
 }

@@ -57,6 +57,13 @@ export interface ScratchApp {
  * with `overrides`), everything else from the registry through npm's cache (`--prefer-offline`). Throws with
  * npm's output when the install fails.
  */
+/** npm install is retried (twice) only when the registry connection failed, never for a real resolution error. */
+const INSTALL_ATTEMPTS = 3;
+// Connection failures (a proxy's certificate hiccup, resets, DNS), and ERESOLVE on a package whose metadata never
+// arrived ("Found: name@undefined"), which npm reports instead of the failed fetch.
+const TRANSIENT_REGISTRY_ERROR =
+  /SELF_SIGNED_CERT_IN_CHAIN|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|socket hang up|Found: \S+@undefined/;
+
 export async function createScratchApp(options: ScratchAppOptions): Promise<ScratchApp> {
   const packs = await packWorkspacePackages(options);
   const fileSpec = (name: string): string => {
@@ -87,11 +94,17 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   const app = scratchApp(dir);
   await app.write(options.files ?? {});
-  const installOutput = await app.run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'],
-    { timeoutMs: options.installTimeoutMs ?? 300_000 },
-  );
+  let installOutput: RunResult;
+  for (let attempt = 1; ; attempt++) {
+    installOutput = await app.run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'],
+      { timeoutMs: options.installTimeoutMs ?? 300_000 },
+    );
+    if (installOutput.code === 0 || attempt === INSTALL_ATTEMPTS) break;
+    if (!TRANSIENT_REGISTRY_ERROR.test(`${installOutput.stdout}\n${installOutput.stderr}`)) break;
+    await new Promise((resolve) => setTimeout(resolve, 5_000 * attempt));
+  }
   if (installOutput.code !== 0) {
     const output = `${installOutput.stdout}\n${installOutput.stderr}`;
     await app.remove();
