@@ -36,19 +36,40 @@ function copyRootFields(root: JsonRecord, chunk: JsonRecord, keys: readonly stri
   if (promptIds && root.prompt_token_ids === undefined) root.prompt_token_ids = promptIds;
 }
 
-/** The state of one choice, created on its first chunk. */
-function choiceState<S>(choices: Map<number, S>, choice: JsonRecord, create: () => NoInfer<S>): S {
-  const index = typeof choice.index === 'number' ? choice.index : 0;
-  let state = choices.get(index);
-  if (!state) {
-    state = create();
-    choices.set(index, state);
-  }
-  return state;
-}
-
 function byIndex<S>(choices: Map<number, S>): Array<[number, S]> {
   return [...choices.entries()].sort(([a], [b]) => a - b);
+}
+
+/**
+ * The chunks of the choice-based APIs (chat, legacy completions): root fields copied once, `usage` and
+ * `prompt_token_ids` taken when they come, each choice folded into its own state by index.
+ */
+abstract class ChoiceStreamAccumulator<S> implements StreamAccumulator {
+  protected readonly root: JsonRecord = {};
+  protected readonly choices = new Map<number, S>();
+
+  constructor(private readonly rootKeys: readonly string[]) {}
+
+  add(chunkValue: unknown): void {
+    const chunk = asRecord(chunkValue);
+    if (!chunk) return;
+    copyRootFields(this.root, chunk, this.rootKeys);
+    for (const value of asArray(chunk.choices)) {
+      const choice = asRecord(value);
+      if (!choice) continue;
+      const index = typeof choice.index === 'number' ? choice.index : 0;
+      let state = this.choices.get(index);
+      if (!state) {
+        state = this.newChoice();
+        this.choices.set(index, state);
+      }
+      this.addChoice(state, choice);
+    }
+  }
+
+  protected abstract newChoice(): S;
+  protected abstract addChoice(state: S, choice: JsonRecord): void;
+  abstract result(): JsonRecord;
 }
 
 interface ToolCallState {
@@ -78,28 +99,16 @@ interface ChatChoiceState {
  * `prompt_token_ids` from the first chunk and the per-chunk `token_ids` deltas concatenated (vLLM), so both
  * paths produce identical span attributes.
  */
-export class ChatStreamAccumulator implements StreamAccumulator {
-  private readonly root: JsonRecord = {};
-  private readonly choices = new Map<number, ChatChoiceState>();
-
-  add(chunkValue: unknown): void {
-    const chunk = asRecord(chunkValue);
-    if (!chunk) return;
-    copyRootFields(this.root, chunk, [
-      'id',
-      'model',
-      'created',
-      'system_fingerprint',
-      'service_tier',
-    ]);
-    for (const choiceValue of asArray(chunk.choices)) {
-      const choice = asRecord(choiceValue);
-      if (choice) this.addChoice(choice);
-    }
+export class ChatStreamAccumulator extends ChoiceStreamAccumulator<ChatChoiceState> {
+  constructor() {
+    super(['id', 'model', 'created', 'system_fingerprint', 'service_tier']);
   }
 
-  private addChoice(choice: JsonRecord): void {
-    const state = choiceState(this.choices, choice, () => ({ toolCalls: new Map() }));
+  protected newChoice(): ChatChoiceState {
+    return { toolCalls: new Map() };
+  }
+
+  protected addChoice(state: ChatChoiceState, choice: JsonRecord): void {
     const delta = asRecord(choice.delta) ?? {};
     state.role ??= asString(delta.role);
     // Content stays null until text arrives (servers open with `content: ''`, even before tool calls).
@@ -195,22 +204,16 @@ interface CompletionChoiceState {
  * `prompt_token_ids` from the first chunk that carries them (vLLM puts them on the choice), `token_ids` deltas
  * and logprobs concatenated.
  */
-export class CompletionStreamAccumulator implements StreamAccumulator {
-  private readonly root: JsonRecord = {};
-  private readonly choices = new Map<number, CompletionChoiceState>();
-
-  add(chunkValue: unknown): void {
-    const chunk = asRecord(chunkValue);
-    if (!chunk) return;
-    copyRootFields(this.root, chunk, ['id', 'model', 'created', 'system_fingerprint']);
-    for (const value of asArray(chunk.choices)) {
-      const choice = asRecord(value);
-      if (choice) this.addChoice(choice);
-    }
+export class CompletionStreamAccumulator extends ChoiceStreamAccumulator<CompletionChoiceState> {
+  constructor() {
+    super(['id', 'model', 'created', 'system_fingerprint']);
   }
 
-  private addChoice(choice: JsonRecord): void {
-    const state = choiceState(this.choices, choice, () => ({ text: '' }));
+  protected newChoice(): CompletionChoiceState {
+    return { text: '' };
+  }
+
+  protected addChoice(state: CompletionChoiceState, choice: JsonRecord): void {
     state.text += asString(choice.text) ?? '';
     const finish = asString(choice.finish_reason);
     if (finish) state.finishReason = finish;
