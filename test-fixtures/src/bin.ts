@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // arclight-fixture-llm [--host 127.0.0.1] [--port 8765] [--latency-ms N] [--chunk-delay-ms N]
-//                      [--recordings PATH | --no-recordings]
+//                      [--recordings PATH | --no-recordings] [--tokenizer chunks|bytes]
 // Starts the fixture LLM server, prints its base URL (http://host:port/v1) on stdout, runs until signalled.
 import { parseArgs } from 'node:util';
 import { startFixtureLlm } from './server.js';
+import { type TokenizerVocabulary, tokenizerVocabulary } from './tokenizer.js';
 
 const { values } = parseArgs({
   options: {
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     'chunk-delay-ms': { type: 'string' },
     recordings: { type: 'string' },
     'no-recordings': { type: 'boolean', default: false },
+    tokenizer: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -20,7 +22,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(
     'Usage: arclight-fixture-llm [--host H] [--port N] [--latency-ms N] [--chunk-delay-ms N] ' +
-      '[--recordings PATH | --no-recordings]',
+      '[--recordings PATH | --no-recordings] [--tokenizer chunks|bytes]',
   );
   process.exit(0);
 }
@@ -35,7 +37,18 @@ function int(name: string, value: string | undefined): number | undefined {
   return n;
 }
 
+function vocabulary(value: string | undefined): TokenizerVocabulary | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return tokenizerVocabulary(value, '--tokenizer');
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+}
+
 const llm = await startFixtureLlm({
+  tokenizer: vocabulary(values.tokenizer),
   host: values.host,
   port: int('port', values.port),
   latencyMs: int('latency-ms', values['latency-ms']),

@@ -109,14 +109,18 @@ export function buildGeneration(
   };
 }
 
-/** Splits ids into stream steps of 1 or 2 tokens (alternating, starting with `phase`). */
-export function steps(ids: readonly number[], phase = 0): number[][] {
+/**
+ * Splits ids into stream steps of 1 or 2 decodable units (alternating, starting with `phase`): single ids, or
+ * in the `bytes` vocabulary the bytes of one character, so no step's text splits a character.
+ */
+export function steps(tokenizer: FixtureTokenizer, ids: readonly number[], phase = 0): number[][] {
+  const units = tokenizer.units(ids);
   const out: number[][] = [];
   let at = 0;
   let k = phase;
-  while (at < ids.length) {
+  while (at < units.length) {
     const size = 1 + (k++ % 2);
-    out.push(ids.slice(at, at + size));
+    out.push(units.slice(at, at + size).flat());
     at += size;
   }
   return out;

@@ -27,18 +27,25 @@ export * from './room-selector-task/rooms.js';
 export * from './room-selector-task/tasks.js';
 export {
   DEFAULT_CREATED,
+  FIXTURE_TOKENIZER_ENV,
   type FixtureLlm,
   type FixtureLlmOptions,
   startFixtureLlm,
 } from './server.js';
 export {
   ASCII_BASE,
+  BYTE_BASE,
+  BYTE_VOCAB_SIZE,
   type EncodeOptions,
   EOS_ID,
   FixtureTokenizer,
+  type FixtureTokenizerOptions,
   IM_END_ID,
   IM_START_ID,
   SPECIAL_TOKENS,
+  TOKENIZER_VOCABULARIES,
+  type TokenizerVocabulary,
+  tokenizerVocabulary,
   UNICODE_BASE,
   VOCAB_SIZE,
 } from './tokenizer.js';

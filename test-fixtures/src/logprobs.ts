@@ -22,6 +22,9 @@ export interface LegacyLogprobs {
   text_offset: number[];
 }
 
+/** Alternatives in the `bytes` vocabulary: single characters, each one token there. */
+const BYTE_ALTERNATIVES = [' ', 'e', 't', 'a', 'o', '.', ',', 'n', 'i', 's', '\n', '!'];
+
 const ALTERNATIVES = [
   ' the',
   ' a',
@@ -47,12 +50,19 @@ function bytes(token: string): number[] {
   return [...Buffer.from(token, 'utf8')];
 }
 
-function alternatives(token: string, id: number, position: number, count: number): TopLogprob[] {
+function alternatives(
+  tokenizer: FixtureTokenizer,
+  token: string,
+  id: number,
+  position: number,
+  count: number,
+): TopLogprob[] {
   const lp = tokenLogprob(id, position);
-  const start = fnv1a(`alt:${id}:${position}`) % ALTERNATIVES.length;
+  const list = tokenizer.vocabulary === 'bytes' ? BYTE_ALTERNATIVES : ALTERNATIVES;
+  const start = fnv1a(`alt:${id}:${position}`) % list.length;
   const out: TopLogprob[] = [];
-  for (let k = 0; out.length < count && k < ALTERNATIVES.length; k++) {
-    const alt = ALTERNATIVES[(start + k) % ALTERNATIVES.length]!;
+  for (let k = 0; out.length < count && k < list.length; k++) {
+    const alt = list[(start + k) % list.length]!;
     if (alt === token) continue;
     out.push({ token: alt, logprob: round(lp - 0.75 * (out.length + 1)), bytes: bytes(alt) });
   }
@@ -69,15 +79,22 @@ export function chatLogprobs(
   return ids.map((id, i) => {
     const token = tokenizer.idToToken(id);
     const logprob = tokenLogprob(id, start + i);
+    const own = tokenizer.tokenBytes(id);
     const top =
       topN > 0
-        ? [{ token, logprob, bytes: bytes(token) }, ...alternatives(token, id, start + i, topN - 1)]
+        ? [
+            { token, logprob, bytes: own },
+            ...alternatives(tokenizer, token, id, start + i, topN - 1),
+          ]
         : [];
-    return { token, logprob, bytes: bytes(token), top_logprobs: top };
+    return { token, logprob, bytes: own, top_logprobs: top };
   });
 }
 
-/** Legacy Completions logprobs; `textOffset` is the character offset of the first token. */
+/**
+ * Legacy Completions logprobs; `textOffset` is the character offset of the first token. Every token of a
+ * multi-token character (`bytes` vocabulary) has the offset of that character.
+ */
 export function legacyLogprobs(
   tokenizer: FixtureTokenizer,
   ids: readonly number[],
@@ -87,10 +104,10 @@ export function legacyLogprobs(
 ): LegacyLogprobs {
   const entries = chatLogprobs(tokenizer, ids, start, topN);
   let offset = textOffset;
-  const text_offset = entries.map((e) => {
+  const text_offset = tokenizer.units(ids).flatMap((unit) => {
     const at = offset;
-    offset += e.token.length;
-    return at;
+    offset += tokenizer.decode(unit).length;
+    return unit.map(() => at);
   });
   return {
     tokens: entries.map((e) => e.token),

@@ -14,7 +14,7 @@ import { completions } from './routes/completions.js';
 import type { RouteContext } from './routes/context.js';
 import { getModel, listModels } from './routes/models.js';
 import { responses } from './routes/responses.js';
-import { FixtureTokenizer } from './tokenizer.js';
+import { FixtureTokenizer, type TokenizerVocabulary, tokenizerVocabulary } from './tokenizer.js';
 import type { JsonObject, RecordedRequest, Responder } from './types.js';
 
 /** `created` / `created_at` of every response unless overridden: fixed, so bytes are reproducible. */
@@ -36,7 +36,15 @@ export interface FixtureLlmOptions {
   models?: string[];
   /** Unix seconds used as `created`; default DEFAULT_CREATED. */
   created?: number;
+  /**
+   * The tokenizer's vocabulary: `chunks` (ids up to ~4.1M) or `bytes` (one id per UTF-8 byte, < 272, for
+   * training a tiny model on the recorded ids). Default: `ARCLIGHT_FIXTURE_TOKENIZER`, else `chunks`.
+   */
+  tokenizer?: TokenizerVocabulary;
 }
+
+/** The environment variable that picks the fixture tokenizer when `startFixtureLlm` is not told. */
+export const FIXTURE_TOKENIZER_ENV = 'ARCLIGHT_FIXTURE_TOKENIZER';
 
 export interface FixtureLlm {
   /** `http://host:port/v1` — the OpenAI client's baseURL. */
@@ -71,7 +79,11 @@ const POST_ROUTES: Record<string, Route> = {
 };
 
 export async function startFixtureLlm(options: FixtureLlmOptions = {}): Promise<FixtureLlm> {
-  const tokenizer = new FixtureTokenizer();
+  const tokenizer = new FixtureTokenizer({
+    vocabulary:
+      options.tokenizer ??
+      tokenizerVocabulary(process.env[FIXTURE_TOKENIZER_ENV], FIXTURE_TOKENIZER_ENV),
+  });
   const recordingsPath =
     options.recordings === false ? undefined : (options.recordings ?? defaultRecordingsPath());
   const recordings = recordingsPath ? loadRecordings(recordingsPath) : new Map();

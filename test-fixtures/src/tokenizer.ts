@@ -1,13 +1,17 @@
-// A small deterministic, reversible tokenizer. Text is pre-split into word / number / punctuation /
-// whitespace pieces (GPT-style, a leading space sticks to the following word); each piece is then cut into
-// chunks of up to three ASCII characters or a single non-ASCII code point. Every chunk maps to an id by
-// arithmetic alone, so any id list decodes back without state: decode(encode(x)) === x for every string.
+// A small deterministic, reversible tokenizer with two vocabularies:
+// - `chunks` (default): text is pre-split into word / number / punctuation / whitespace pieces (GPT-style, a
+//   leading space sticks to the following word); each piece is cut into chunks of up to three ASCII characters
+//   or a single non-ASCII code point; ids go up to ~4.1M.
+// - `bytes`: one id per UTF-8 byte (272 ids in all), so the ids fit the embedding of a tiny model.
+// Ids map to text by arithmetic alone, so any id list decodes back without state: decode(encode(x)) === x for
+// every string, in both vocabularies.
 import {
   type ChatTemplateOptions,
   renderChatTemplate,
   renderChatTemplateChunks,
 } from './chat-template.js';
 import type { ChatMessage, ChatToolInput } from './types.js';
+import { characterLength, wtf8Bytes, wtf8Text } from './wtf8.js';
 
 /** Special tokens, recognised literally in text by `encode` and rendered by the chat template. */
 export const SPECIAL_TOKENS: Readonly<Record<string, number>> = Object.freeze({
@@ -37,6 +41,28 @@ const ASCII_SPAN = ONE + TWO + THREE;
 export const UNICODE_BASE = 3_000_000;
 const MAX_CODE_POINT = 0x10ffff;
 export const VOCAB_SIZE = UNICODE_BASE + MAX_CODE_POINT + 1;
+
+/** `bytes` vocabulary: byte b has id BYTE_BASE + b (the special tokens keep their ids below it). */
+export const BYTE_BASE = 16;
+export const BYTE_VOCAB_SIZE = BYTE_BASE + 256;
+
+/** The fixture tokenizer's vocabularies (see the file comment). */
+export type TokenizerVocabulary = 'chunks' | 'bytes';
+export const TOKENIZER_VOCABULARIES: readonly TokenizerVocabulary[] = ['chunks', 'bytes'];
+
+/** The vocabulary named by `value` (a `--tokenizer` flag, `ARCLIGHT_FIXTURE_TOKENIZER`); throws naming the choices. */
+export function tokenizerVocabulary(
+  value: string | undefined,
+  source: string,
+): TokenizerVocabulary {
+  if (value === undefined || value === '') return 'chunks';
+  if ((TOKENIZER_VOCABULARIES as readonly string[]).includes(value)) {
+    return value as TokenizerVocabulary;
+  }
+  throw new RangeError(
+    `${source}: unknown fixture tokenizer ${JSON.stringify(value)} (expected one of ${TOKENIZER_VOCABULARIES.join(', ')})`,
+  );
+}
 
 const SPECIAL_BY_ID = new Map(Object.entries(SPECIAL_TOKENS).map(([text, id]) => [id, text]));
 const SPECIAL_SPLIT = new RegExp(
@@ -103,41 +129,93 @@ function chunks(piece: string): string[] {
   return out;
 }
 
+export interface FixtureTokenizerOptions {
+  /** `chunks` (default) or `bytes` (one id per UTF-8 byte, 272 ids: fits a tiny model's embedding). */
+  vocabulary?: TokenizerVocabulary;
+}
+
+/** The id of a byte in the `bytes` vocabulary, written as OpenAI writes a partial UTF-8 token: \xNN. */
+const BYTE_TOKEN = /^\\x([0-9a-f]{2})$/;
+
 export class FixtureTokenizer {
-  readonly vocabSize = VOCAB_SIZE;
+  readonly vocabulary: TokenizerVocabulary;
+  /** One more than the largest id: 4 114 112 (`chunks`) or 272 (`bytes`). */
+  readonly vocabSize: number;
   readonly specialTokens = SPECIAL_TOKENS;
   readonly imStartId = IM_START_ID;
   readonly imEndId = IM_END_ID;
   readonly eosId = EOS_ID;
 
-  /** The token strings of `text`, in order (`tokenize(x).join('') === x`). */
-  tokenize(text: string, options: EncodeOptions = {}): string[] {
-    const parts = options.allowSpecial === false ? [text] : text.split(SPECIAL_SPLIT);
-    const out: string[] = [];
-    parts.forEach((part, i) => {
-      if (part === '') return;
-      // With a capturing split, odd indexes are the special-token separators.
-      if (options.allowSpecial !== false && i % 2 === 1) out.push(part);
-      else for (const piece of pieces(part)) out.push(...chunks(piece));
-    });
-    return out;
+  constructor(options: FixtureTokenizerOptions = {}) {
+    this.vocabulary = tokenizerVocabulary(options.vocabulary, 'FixtureTokenizer vocabulary');
+    this.vocabSize = this.vocabulary === 'bytes' ? BYTE_VOCAB_SIZE : VOCAB_SIZE;
   }
 
-  encode(text: string, options: EncodeOptions = {}): number[] {
-    const special = options.allowSpecial !== false;
-    return this.tokenize(text, options).map((t) =>
-      special && t in SPECIAL_TOKENS ? SPECIAL_TOKENS[t]! : this.tokenId(t),
+  /**
+   * The token strings of `text`, in order. `chunks`: `tokenize(x).join('') === x`. `bytes`: one string per byte,
+   * the character itself for ASCII and \xNN for the bytes of a non-ASCII character (OpenAI's spelling of a
+   * partial UTF-8 token).
+   */
+  tokenize(text: string, options: EncodeOptions = {}): string[] {
+    if (this.vocabulary === 'bytes')
+      return this.encode(text, options).map((id) => this.idToToken(id));
+    return this.splitSpecial(text, options).flatMap(([part, special]) =>
+      special ? [part] : pieces(part).flatMap(chunks),
     );
   }
 
-  decode(ids: readonly number[]): string {
-    return ids.map((id) => this.idToToken(id)).join('');
+  encode(text: string, options: EncodeOptions = {}): number[] {
+    return this.splitSpecial(text, options).flatMap(([part, special]) => {
+      if (special) return [SPECIAL_TOKENS[part]!];
+      if (this.vocabulary === 'bytes') return wtf8Bytes(part).map((b) => BYTE_BASE + b);
+      return pieces(part)
+        .flatMap(chunks)
+        .map((t) => this.tokenId(t));
+    });
   }
 
-  /** The id of one token chunk as produced by `tokenize` (special tokens included). */
+  /** Text parts of `text`, each flagged as a special-token literal or plain text. */
+  private splitSpecial(text: string, options: EncodeOptions): [string, boolean][] {
+    if (options.allowSpecial === false) return text === '' ? [] : [[text, false]];
+    // With a capturing split, odd indexes are the special-token separators.
+    return text
+      .split(SPECIAL_SPLIT)
+      .map((part, i): [string, boolean] => [part, i % 2 === 1])
+      .filter(([part]) => part !== '');
+  }
+
+  decode(ids: readonly number[]): string {
+    if (this.vocabulary === 'chunks') return ids.map((id) => this.idToToken(id)).join('');
+    let out = '';
+    let bytes: number[] = [];
+    for (const id of ids) {
+      const special = SPECIAL_BY_ID.get(id);
+      if (special === undefined) {
+        bytes.push(this.byteOf(id));
+        continue;
+      }
+      out += wtf8Text(bytes) + special;
+      bytes = [];
+    }
+    return out + wtf8Text(bytes);
+  }
+
+  /** The byte of a `bytes`-vocabulary id; throws RangeError for any other id. */
+  private byteOf(id: number): number {
+    if (Number.isInteger(id) && id >= BYTE_BASE && id < BYTE_VOCAB_SIZE) return id - BYTE_BASE;
+    throw new RangeError(`token id ${id} is not in the fixture vocabulary (bytes)`);
+  }
+
+  /** The id of one token string as produced by `tokenize` (special tokens included). */
   tokenId(token: string): number {
     const special = SPECIAL_TOKENS[token];
     if (special !== undefined) return special;
+    if (this.vocabulary === 'bytes') {
+      const hex = BYTE_TOKEN.exec(token)?.[1];
+      if (hex !== undefined) return BYTE_BASE + Number.parseInt(hex, 16);
+      if (token.length === 1 && token.charCodeAt(0) < 128) return BYTE_BASE + token.charCodeAt(0);
+      throw new RangeError(`token ${JSON.stringify(token)} is not a single fixture token (bytes)`);
+    }
     const cps = [...token];
     if (cps.length === 1 && token.codePointAt(0)! >= 128)
       return UNICODE_BASE + token.codePointAt(0)!;
@@ -147,10 +225,14 @@ export class FixtureTokenizer {
     throw new RangeError(`token ${JSON.stringify(token)} is not a single fixture token`);
   }
 
-  /** The text of one id; throws RangeError for ids outside the vocabulary. */
+  /** The text of one id (\xNN for a non-ASCII byte); throws RangeError for ids outside the vocabulary. */
   idToToken(id: number): string {
     const special = SPECIAL_BY_ID.get(id);
     if (special !== undefined) return special;
+    if (this.vocabulary === 'bytes') {
+      const byte = this.byteOf(id);
+      return byte < 128 ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+    }
     if (Number.isInteger(id) && id >= ASCII_BASE && id < ASCII_BASE + ASCII_SPAN) {
       return asciiChunkText(id - ASCII_BASE);
     }
@@ -158,6 +240,30 @@ export class FixtureTokenizer {
       return String.fromCodePoint(id - UNICODE_BASE);
     }
     throw new RangeError(`token id ${id} is not in the fixture vocabulary`);
+  }
+
+  /** The UTF-8 bytes one id stands for (a logprob entry's `bytes`). */
+  tokenBytes(id: number): number[] {
+    if (this.vocabulary === 'bytes' && !SPECIAL_BY_ID.has(id)) return [this.byteOf(id)];
+    return [...Buffer.from(this.idToToken(id), 'utf8')];
+  }
+
+  /**
+   * `ids` cut into the shortest runs that decode to whole characters: one id each in `chunks`; in `bytes`, the
+   * bytes of one character together (a byte that starts no complete character stands alone). Streams cut
+   * between runs, so no delta splits a character.
+   */
+  units(ids: readonly number[]): number[][] {
+    if (this.vocabulary === 'chunks') return ids.map((id) => [id]);
+    const bytes = ids.map((id) => (SPECIAL_BY_ID.has(id) ? 0 : this.byteOf(id)));
+    const out: number[][] = [];
+    let at = 0;
+    while (at < ids.length) {
+      const n = SPECIAL_BY_ID.has(ids[at]!) ? 1 : Math.max(1, characterLength(bytes, at));
+      out.push(ids.slice(at, at + n));
+      at += n;
+    }
+    return out;
   }
 
   isSpecial(id: number): boolean {

@@ -75,6 +75,8 @@ export const transitionRows = (calls: readonly PreparedCall[]): TokenRow[] =>
 /**
  * Why a call's prompt did not extend the row before it (the Token-In-Token-Out invariant broke):
  * - `different_agent`: another agent's call (its own conversation);
+ * - `tools_changed`: same agent, but the call offers other tools than the previous one (chat templates render the
+ *   tool list into the system block, so its ids change although the messages do not);
  * - `system_prompt_changed`: same agent, but the first (system) message differs;
  * - `history_rewritten`: the prompt messages do not start with the previous prompt + reply (summarised, trimmed,
  *   reordered history);
@@ -83,6 +85,7 @@ export const transitionRows = (calls: readonly PreparedCall[]): TokenRow[] =>
  */
 export type PrefixBreakReason =
   | 'different_agent'
+  | 'tools_changed'
   | 'system_prompt_changed'
   | 'history_rewritten'
   | 'token_drift';
@@ -110,6 +113,7 @@ function firstDifference(
 
 function breakReason(previous: PreparedCall, call: PreparedCall): PrefixBreakReason {
   if ((previous.agent_name ?? null) !== (call.agent_name ?? null)) return 'different_agent';
+  if (JSON.stringify(previous.tools) !== JSON.stringify(call.tools)) return 'tools_changed';
   const before = previous.prompt_messages;
   const now = call.prompt_messages;
   if (before.length > 0 && now.length > 0 && before[0]!.role === 'system') {

@@ -86,9 +86,13 @@ describe('prefix breaks: first differing position and reason class', () => {
     response_message: msg('assistant', reply),
   });
   const sys = msg('system', 'be brief');
+  const LOOKUP = {
+    type: 'function' as const,
+    function: { name: 'lookup', parameters: { type: 'object', properties: {} } },
+  };
   const user = msg('user', 'hi');
 
-  it('classifies token drift, a rewritten history, a changed system prompt and another agent', () => {
+  it('classifies token drift, a rewritten history, a changed system prompt, another agent and other tools', () => {
     const seen: PrefixBreak[] = [];
     trajectoryRows(
       [
@@ -105,7 +109,10 @@ describe('prefix breaks: first differing position and reason class', () => {
         // system prompt changed
         withMessages(call(3, [5, 5], [6]), 'a', [msg('system', 'be long'), user], 'ok'),
         // another agent
-        withMessages(call(4, [1], [6]), 'b', [user], 'ok'),
+        { ...withMessages(call(4, [1], [6]), 'b', [user], 'ok'), tools: [LOOKUP] },
+        // same agent, the history extended, but no tools offered any more (chat templates render them into the
+        // system block): tools changed
+        withMessages(call(5, [1, 2, 3, 9], [7]), 'b', [user, msg('assistant', 'ok'), user], 'ok'),
       ],
       (b) => seen.push(b),
     );
@@ -114,6 +121,7 @@ describe('prefix breaks: first differing position and reason class', () => {
       { turn_index: 2, position: 2, reason: 'history_rewritten' },
       { turn_index: 3, position: 0, reason: 'system_prompt_changed' },
       { turn_index: 4, position: 0, reason: 'different_agent' },
+      { turn_index: 5, position: 1, reason: 'tools_changed' },
     ]);
   });
 

@@ -5,6 +5,8 @@
 //   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,postgres,postgres-2] [--concurrency 1,8,32]
 //     [--lifecycles 2000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 500] [--otlp-batch 100]
 //     [--senders 8]
+// Targets memory-base / sqlite-base run the server of another built checkout (ARCLIGHT_BENCH_BASE=<its root>),
+// for before/after ratios measured in the same run.
 import { parseArgs } from 'node:util';
 import { formatTable, loadLine, machineLine } from './report.mjs';
 import { cleanUp, TARGETS, upstreamAvailable, upstreamVersion } from './targets.mjs';

@@ -42,6 +42,15 @@ export const TARGETS = {
   sqlite: { label: 'ours, SQLite file (child process)', start: () => startChild('sqlite') },
   'memory-inproc': { label: 'ours, in-memory (same process)', start: startInProcess },
   upstream: { label: 'upstream agl store (Python)', start: startUpstream, upstream: true },
+  // A baseline build of ours (another checkout's server-child.mjs, see README): before/after in one run.
+  'memory-base': {
+    label: 'baseline, in-memory (child process)',
+    start: () => startChild('memory', BASE),
+  },
+  'sqlite-base': {
+    label: 'baseline, SQLite file (child process)',
+    start: () => startChild('sqlite', BASE),
+  },
   postgres: { label: 'ours, PostgreSQL, 1 process', start: () => startPostgres(1) },
   'postgres-2': { label: 'ours, PostgreSQL, 2 processes', start: () => startPostgres(2) },
   'postgres-4': { label: 'ours, PostgreSQL, 4 processes', start: () => startPostgres(4) },
@@ -78,13 +87,17 @@ async function startPostgres(workers) {
   }
 }
 
-async function startChild(backend) {
+/** `ARCLIGHT_BENCH_BASE`: the root of a built checkout whose server is the baseline. */
+const BASE = 'base';
+
+async function startChild(backend, which = 'this') {
+  const benchDir = which === BASE ? baseBenchDir() : here;
   const dir = backend === 'sqlite' ? mkdtempSync(join(tmpdir(), 'arclight-http-bench-')) : null;
   if (dir) tempDirs.add(dir);
-  const args = [join(here, 'server-child.mjs'), backend];
+  const args = [join(benchDir, 'server-child.mjs'), backend];
   if (dir) args.push(join(dir, 'store.sqlite'));
   const child = track(
-    spawn(process.execPath, args, { cwd: dirname(here), stdio: ['pipe', 'pipe', 'pipe'] }),
+    spawn(process.execPath, args, { cwd: dirname(benchDir), stdio: ['pipe', 'pipe', 'pipe'] }),
   );
   const cleanup = () => {
     if (!dir) return;
@@ -103,6 +116,17 @@ async function startChild(backend) {
     cleanup();
     throw error;
   }
+}
+
+function baseBenchDir() {
+  const root = process.env.ARCLIGHT_BENCH_BASE;
+  if (!root)
+    throw new Error('the *-base targets need ARCLIGHT_BENCH_BASE=<root of a built checkout>');
+  const benchDir = resolve(root, 'packages/server/bench');
+  if (!existsSync(join(benchDir, '../dist/index.js'))) {
+    throw new Error(`${benchDir}/../dist/index.js is missing: build that checkout first`);
+  }
+  return benchDir;
 }
 
 async function startInProcess() {

@@ -9,13 +9,17 @@ const SPANS_PER_LIFECYCLE = 10;
 const WARMUP_LIFECYCLES = 50;
 const ENQUEUE_CHUNK = 500;
 
+/** The monotonic clock in microseconds: the clock of V8's CPU profiles, so a server's profile can be cut to `window`. */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
 /**
  * Rollout lifecycles: the queue is pre-filled through the batch enqueue route, then `concurrency` workers
  * (one client each) loop dequeue → 10 spans → attempt succeeded until `lifecycles` were claimed or
  * `seconds` passed. `spanPath`: 'otlp' = one addManySpans batch (POST /v1/traces), 'rest' = 10 × addSpan
- * (POST /v1/agl/spans). Returns { rate, completed, seconds, notes }.
+ * (POST /v1/agl/spans); `onWindow('start' | 'end')`, if given, is awaited around the measured part. Returns { rate, completed, seconds, notes, window } (`window`: the measured part on
+ * the monotonic clock, in µs).
  */
-export async function runLifecycles(url, { concurrency, lifecycles, seconds, spanPath }) {
+export async function runLifecycles(url, { concurrency, lifecycles, seconds, spanPath, onWindow }) {
   const clients = Array.from(
     { length: concurrency },
     () => new LightningStoreClient(url, CLIENT_OPTIONS),
@@ -24,9 +28,13 @@ export async function runLifecycles(url, { concurrency, lifecycles, seconds, spa
   await prefill(admin, WARMUP_LIFECYCLES + lifecycles);
   await drive(clients, WARMUP_LIFECYCLES, Number.POSITIVE_INFINITY, spanPath);
 
+  await onWindow?.('start');
+  const window = { start: monotonicMicros() };
   const t0 = performance.now();
   const run = await drive(clients, lifecycles, t0 + seconds * 1000, spanPath);
   const elapsed = (performance.now() - t0) / 1000;
+  window.end = monotonicMicros();
+  await onWindow?.('end');
 
   const notes = [];
   if (run.emptied) notes.push('queue ran dry before the count was reached');
@@ -40,7 +48,13 @@ export async function runLifecycles(url, { concurrency, lifecycles, seconds, spa
     }
   }
   await Promise.all(clients.map((client) => client.close()));
-  return { rate: run.completed / elapsed, completed: run.completed, seconds: elapsed, notes };
+  return {
+    rate: run.completed / elapsed,
+    completed: run.completed,
+    seconds: elapsed,
+    notes,
+    window,
+  };
 }
 
 async function prefill(client, count) {
@@ -82,9 +96,9 @@ async function drive(clients, total, deadline, spanPath) {
 /**
  * OTLP ingest: `requests` ExportTraceServiceRequests of `batch` spans each, encoded up front with the
  * client's encoder (spread over 16 running attempts), POSTed to /v1/traces by `senders` concurrent loops
- * until all are sent or `seconds` passed. Returns { rate (spans/s), completed (spans), seconds, notes }.
+ * until all are sent or `seconds` passed. Returns { rate (spans/s), completed (spans), seconds, notes, window }.
  */
-export async function runOtlpIngest(url, { senders, requests, batch, seconds }) {
+export async function runOtlpIngest(url, { senders, requests, batch, seconds, onWindow }) {
   const admin = new LightningStoreClient(url, CLIENT_OPTIONS);
   const attempts = [];
   for (let i = 0; i < 16; i++) {
@@ -123,9 +137,13 @@ export async function runOtlpIngest(url, { senders, requests, batch, seconds }) 
 
   await sendAll(warmup, Number.POSITIVE_INFINITY);
   const sentBefore = state.sent;
+  await onWindow?.('start');
+  const window = { start: monotonicMicros() };
   const t0 = performance.now();
   await sendAll(bodies.length, t0 + seconds * 1000);
   const elapsed = (performance.now() - t0) / 1000;
+  window.end = monotonicMicros();
+  await onWindow?.('end');
   const completed = state.sent - sentBefore;
 
   const notes = [];
@@ -136,5 +154,5 @@ export async function runOtlpIngest(url, { senders, requests, batch, seconds }) 
   }
   if (stored !== state.sent) notes.push(`${stored} spans stored, ${state.sent} sent`);
   await admin.close();
-  return { rate: completed / elapsed, completed, seconds: elapsed, notes };
+  return { rate: completed / elapsed, completed, seconds: elapsed, notes, window };
 }

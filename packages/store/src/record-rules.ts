@@ -159,7 +159,7 @@ export function attemptStarted(rollout: Rollout, attempt: Attempt): AttemptedRol
   return { ...rollout, attempt };
 }
 
-/** The attempt an `updateAttempt` names (`latest` or an id), or NotFoundError. */
+/** The attempt an `updateAttempt` names (`latest` or an id; `found` is asked only for an earlier one), or NotFoundError. */
 export function targetAttempt(
   rolloutId: string,
   attemptId: string,
@@ -167,7 +167,8 @@ export function targetAttempt(
   found: (attemptId: string) => Attempt | undefined,
 ): Attempt {
   if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
-  const attempt = attemptId === 'latest' ? latest : found(attemptId);
+  const attempt =
+    attemptId === 'latest' || attemptId === latest.attempt_id ? latest : found(attemptId);
   if (!attempt) throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
   return attempt;
 }

@@ -11,16 +11,21 @@ import {
   applyAttemptChanges,
   applyRolloutChanges,
   attemptHeartbeat,
-  beatingAttempts,
   collectFinished,
-  requireSpanTargets,
   rolloutHeartbeat,
-  spanBatchTargets,
   withLatestAttempt,
 } from './record-rules.js';
 import { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 import { unhealthyStatus } from './semantics/watchdog.js';
 import { newWorker, syncWorkerWithAttempt } from './semantics/worker-sync.js';
+
+interface SpanGroup {
+  rolloutId: string;
+  attemptId: string;
+  maxSeq: number;
+  /** Whether at least one span of the group was new. */
+  stored: boolean;
+}
 
 /**
  * The record-level steps of the store's semantics, run inside one backend transaction by `BaseLightningStore`:
@@ -54,12 +59,12 @@ export class StoreOperations {
     return rollout;
   }
 
-  requireAttempt(rolloutId: string, attemptId: string): Attempt {
-    this.requireRollout(rolloutId);
+  requireAttempt(rolloutId: string, attemptId: string): { rollout: Rollout; attempt: Attempt } {
+    const rollout = this.requireRollout(rolloutId);
     const attempt = this.backend.getAttempt(rolloutId, attemptId);
     if (!attempt)
       throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
-    return attempt;
+    return { rollout, attempt };
   }
 
   worker(workerId: string): Worker {
@@ -103,33 +108,73 @@ export class StoreOperations {
 
   /** Inserts spans (rollout and attempt must exist) and treats them as heartbeats of their attempts. */
   insertSpans(spans: Span[]): Span[] {
-    const { attempts, highestSequenceIds } = spanBatchTargets(spans);
-    requireSpanTargets(
-      attempts,
-      (rolloutId) => this.backend.getRollout(rolloutId) !== undefined,
-      (key) => {
-        const { rolloutId, attemptId } = attempts.get(key)!;
-        return this.backend.getAttempt(rolloutId, attemptId) !== undefined;
-      },
-    );
-    for (const [rolloutId, highest] of highestSequenceIds)
-      this.backend.raiseSequenceId(rolloutId, highest);
+    const groups = new Map<string, SpanGroup>();
+    let previous: SpanGroup | undefined;
+    for (const span of spans) {
+      // Spans of one batch usually share their attempt: the key is only built when it changes.
+      if (previous?.rolloutId === span.rollout_id && previous.attemptId === span.attempt_id) {
+        if (span.sequence_id > previous.maxSeq) previous.maxSeq = span.sequence_id;
+        continue;
+      }
+      const key = `${span.rollout_id}\u0000${span.attempt_id}`;
+      previous = groups.get(key);
+      if (previous) previous.maxSeq = Math.max(previous.maxSeq, span.sequence_id);
+      else {
+        previous = {
+          rolloutId: span.rollout_id,
+          attemptId: span.attempt_id,
+          maxSeq: span.sequence_id,
+          stored: false,
+        };
+        groups.set(key, previous);
+      }
+    }
+    const records = new Map<SpanGroup, { rollout: Rollout; attempt: Attempt }>();
+    for (const group of groups.values())
+      records.set(group, this.requireAttempt(group.rolloutId, group.attemptId));
+    for (const { rolloutId, maxSeq } of groups.values())
+      this.backend.raiseSequenceId(rolloutId, maxSeq);
     const inserted = this.backend.insertSpans(spans);
-    const stored = spans.filter((_, i) => inserted[i]);
-    for (const key of beatingAttempts(stored)) {
-      const { rolloutId, attemptId } = attempts.get(key)!;
-      this.onAttemptHeartbeat(rolloutId, attemptId);
+    const stored: Span[] = [];
+    for (let i = 0; i < spans.length; i++) {
+      if (!inserted[i]) continue;
+      const span = spans[i]!;
+      stored.push(span);
+      const group =
+        groups.size === 1 ? previous! : groups.get(`${span.rollout_id}\u0000${span.attempt_id}`)!;
+      group.stored = true;
+    }
+    // Heartbeats in the order the groups first appeared; a group's rollout is re-read when an earlier
+    // heartbeat of the same rollout may have changed it.
+    const touched = new Set<string>();
+    for (const group of groups.values()) {
+      if (!group.stored) continue;
+      const { rollout, attempt } = records.get(group)!;
+      const fresh = touched.has(group.rolloutId);
+      touched.add(group.rolloutId);
+      this.onAttemptHeartbeat(
+        group.rolloutId,
+        group.attemptId,
+        fresh ? undefined : { rollout, attempt },
+      );
     }
     return stored;
   }
 
-  /** A span arrived: preparing/unresponsive attempts run again; a latest attempt's rollout starts running. */
-  onAttemptHeartbeat(rolloutId: string, attemptId: string): void {
-    const attempt = this.backend.getAttempt(rolloutId, attemptId)!;
+  /**
+   * A span arrived: preparing/unresponsive attempts run again; a latest attempt's rollout starts running.
+   * `records`: the rollout and attempt as read earlier in this transaction (saves reading them again).
+   */
+  onAttemptHeartbeat(
+    rolloutId: string,
+    attemptId: string,
+    records?: { rollout: Rollout; attempt: Attempt },
+  ): void {
+    const attempt = records?.attempt ?? this.backend.getAttempt(rolloutId, attemptId)!;
     attemptHeartbeat(attempt, this.now());
     this.backend.putAttempt(attempt);
     const latest = this.backend.getLatestAttempt(rolloutId);
-    const rollout = this.backend.getRollout(rolloutId)!;
+    const rollout = records?.rollout ?? this.backend.getRollout(rolloutId)!;
     if (rolloutHeartbeat(rollout, latest?.attempt_id === attemptId))
       this.backend.putRollout(rollout);
   }

@@ -63,7 +63,7 @@ function deltas(tokenizer: FixtureTokenizer, gen: Generation): [JsonObject, numb
     const k = seg.toolIndex ?? 0;
     const call = gen.toolCalls[k];
     if (seg.kind === 'content') {
-      for (const ids of steps(seg.ids, phase++))
+      for (const ids of steps(tokenizer, seg.ids, phase++))
         out.push([{ content: tokenizer.decode(ids) }, take(ids)]);
     } else if (seg.kind === 'tool_header' && call) {
       const delta = {
@@ -75,7 +75,7 @@ function deltas(tokenizer: FixtureTokenizer, gen: Generation): [JsonObject, numb
       out.push([{ tool_calls: [delta] }, take(seg.ids)]);
     } else if (seg.kind === 'tool_args' && call) {
       // Arguments that are not JSON were quoted in the raw text; send them whole.
-      const parts = seg.text === call.arguments ? steps(seg.ids, phase++) : [seg.ids];
+      const parts = seg.text === call.arguments ? steps(tokenizer, seg.ids, phase++) : [seg.ids];
       for (const ids of parts) {
         const fragment = parts.length === 1 ? call.arguments : tokenizer.decode(ids);
         out.push([{ tool_calls: [{ index: k, function: { arguments: fragment } }] }, take(ids)]);

@@ -75,7 +75,7 @@ export async function completions(
   const sse = new SseWriter(res, ctx.chunkDelayMs);
   const withUsage = includeUsage(body);
   for (const { gen, index, promptIds } of choices) {
-    const parts = steps(gen.tokenIds);
+    const parts = steps(ctx.tokenizer, gen.tokenIds);
     if (parts.length === 0) parts.push([]);
     // The end-of-turn token is in token_ids but not in the text.
     const eosAt = gen.segments.at(-1)?.kind === 'eos' ? gen.tokenIds.length - 1 : -1;

@@ -165,7 +165,7 @@ async function streamResponse(
       });
       let position = p.position;
       for (const seg of p.body) {
-        for (const step of steps(seg.ids, phase++)) {
+        for (const step of steps(ctx.tokenizer, seg.ids, phase++)) {
           const logprobs =
             opts.topLogprobs === undefined
               ? []
@@ -203,7 +203,9 @@ async function streamResponse(
       const args = p.item.arguments as string;
       for (const seg of p.body) {
         const parts =
-          seg.text === ctx.tokenizer.decode(seg.ids) ? steps(seg.ids, phase++) : [seg.ids];
+          seg.text === ctx.tokenizer.decode(seg.ids)
+            ? steps(ctx.tokenizer, seg.ids, phase++)
+            : [seg.ids];
         for (const step of parts) {
           const delta = parts.length === 1 ? args : ctx.tokenizer.decode(step);
           await emit('response.function_call_arguments.delta', {

@@ -1,7 +1,7 @@
 """Loads each @arclight/export output with the real consumer the README names and takes one training step with
 a tiny random model (built from a config; no hub). Usage: python train_exports.py manifest.json result.json
-manifest: {"outputs": [{"format": name, "path": file}], "verl_rows": path to packages/export/python}
-result: {format: {"ok": bool, "error": str|null, "detail": {...}}}
+manifest: {"outputs": [{"name": key, "format": name, "path": file}], "verl_rows": path to packages/export/python}
+result: {key (default: the format): {"ok": bool, "error": str|null, "detail": {...}}}
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def build_model():
         num_hidden_layers=1,
         num_attention_heads=2,
         num_key_value_heads=2,
-        max_position_embeddings=4096,
+        max_position_embeddings=8192,
         pad_token_id=TOKENIZER.pad_token_id,
         eos_token_id=TOKENIZER.eos_token_id,
         bos_token_id=None,
@@ -138,7 +138,12 @@ def trl_sft_tokens(path: str) -> Dict[str, Any]:
     ds = jsonl(path)
     trainer = SFTTrainer(model=build_model(), args=trl_args(SFTConfig, max_length=4096), train_dataset=ds,
                          processing_class=TOKENIZER)
-    return {**train_step(trainer), "rows": len(ds)}
+    # TRL folds `assistant_masks` into `labels` (-100 = out of the loss): the prompt and the observation tokens
+    # between merged calls must be exactly the tokens it leaves out.
+    prepared = trainer.train_dataset
+    masked = sum(sum(1 for m in row["assistant_masks"] if m == 0) for row in ds)
+    ignored = sum(sum(1 for label in row["labels"] if label == -100) for row in prepared)
+    return {**train_step(trainer), "rows": len(ds), "zero_mask_tokens": masked, "labels_ignored": ignored}
 
 
 def trl_dpo(path: str) -> Dict[str, Any]:
@@ -219,7 +224,18 @@ def verl_tokens(path: str) -> Dict[str, Any]:
     from verl.trainer.ppo.core_algos import compute_grpo_outcome_advantage, compute_policy_loss
 
     rows = verl_rows.read_rows(path)
-    arrays = verl_rows.rows_to_arrays(rows, max_prompt_length=512, max_response_length=512,
+    # One batch of at most 4 rows, padded to their longest prompt and response as verl's max_prompt_length /
+    # max_response_length would be set for them (nothing truncated). The rows are picked as a sampler might: one
+    # per (task, reward) first, so the GRPO groups in the batch have a reward spread and the loss a gradient.
+    seen, first, rest = set(), [], []
+    for row in rows:
+        key = (row["uid"], float(row["reward"]))
+        (rest if key in seen else first).append(row)
+        seen.add(key)
+    batch_rows = (first + rest)[:4]
+    arrays = verl_rows.rows_to_arrays(batch_rows,
+                                      max_prompt_length=max(len(r["prompt_ids"]) for r in batch_rows),
+                                      max_response_length=max(len(r["response_ids"]) for r in batch_rows),
                                       pad_token_id=TOKENIZER.pad_token_id)
     batch = verl_rows.to_data_proto(arrays)
     # What verl's compute_advantage does for adv_estimator=grpo (ray_trainer imports the serving stack).
@@ -244,13 +260,17 @@ def verl_tokens(path: str) -> Dict[str, Any]:
     grad = sum(float(p.grad.abs().sum()) for p in model.parameters() if p.grad is not None)
     if grad == 0:
         raise AssertionError("the policy loss has no gradient")
-    return {"rows": len(rows), "loss": float(loss), "masked_observation_tokens": int((batch.batch["response_mask"] == 0).logical_and(attn[:, -resp_len:] == 1).sum())}
+    observation = (batch.batch["response_mask"] == 0).logical_and(attn[:, -resp_len:] == 1)
+    return {"rows": len(rows), "loss": float(loss), "masked_observation_tokens": int(observation.sum()),
+            "trained_tokens": int(mask.sum())}
 
 
 def verl_sft(path: str) -> Dict[str, Any]:
     from verl.utils.dataset.multiturn_sft_dataset import MultiTurnSFTDataset
 
-    ds = MultiTurnSFTDataset(path, TOKENIZER, {"max_length": 2048, "truncation": "error"})
+    ds = MultiTurnSFTDataset(path, TOKENIZER, {"max_length": 8192, "truncation": "error"})
+    # Only the first row: verl 0.9.1 raises `TypeError: 'NAType' object is not iterable` on a row whose `tools`
+    # cell is null (a conversation without tools), which the export writes today (see the trainers-data report).
     item = ds[0]
     model = build_model()
     ids = item["input_ids"][None]
@@ -267,7 +287,7 @@ def verl_sft(path: str) -> Dict[str, Any]:
 def verl_rlhf(path: str) -> Dict[str, Any]:
     from verl.utils.dataset.rl_dataset import RLHFDataset, collate_fn
 
-    ds = RLHFDataset(path, TOKENIZER, {"max_prompt_length": 2048, "filter_overlong_prompts": True,
+    ds = RLHFDataset(path, TOKENIZER, {"max_prompt_length": 4096, "filter_overlong_prompts": True,
                                         "return_raw_chat": True})
     batch = collate_fn([ds[i] for i in range(len(ds))])
     return {"rows": len(ds), "keys": sorted(batch.keys())[:20]}
@@ -327,20 +347,24 @@ def main() -> int:
     sys.path.insert(0, manifest["verl_rows"])
     # ART last: importing it patches transformers for its own backend.
     manifest["outputs"].sort(key=lambda o: o["format"] == "art")
-    outputs = [o for o in manifest["outputs"] if not os.environ.get("ONLY") or o["format"] in os.environ["ONLY"].split(",")]
+    for o in manifest["outputs"]:
+        o.setdefault("name", o["format"])
+    only = os.environ.get("ONLY")
+    outputs = [o for o in manifest["outputs"] if not only or o["name"] in only.split(",") or o["format"] in only.split(",")]
     MAX_ID = max(max_token_id(o["path"]) for o in outputs)
     results: Dict[str, Any] = {}
     for o in outputs:
         consumer = CONSUMERS.get(o["format"])
         if consumer is None:
             continue
-        print(f"train_exports: {o['format']} ...", file=sys.stderr, flush=True)
+        name = o["name"]
+        print(f"train_exports: {name} ...", file=sys.stderr, flush=True)
         try:
-            results[o["format"]] = {"ok": True, "error": None, "detail": consumer(o["path"])}
+            results[name] = {"ok": True, "error": None, "detail": consumer(o["path"])}
         except Exception as e:  # noqa: BLE001
-            results[o["format"]] = {"ok": False, "error": f"{type(e).__name__}: {e}\n{traceback.format_exc()[-3000:]}",
-                                    "detail": None}
-        print(f"train_exports: {o['format']} ok={results[o['format']]['ok']}", file=sys.stderr, flush=True)
+            results[name] = {"ok": False, "error": f"{type(e).__name__}: {e}\n{traceback.format_exc()[-3000:]}",
+                             "detail": None}
+        print(f"train_exports: {name} ok={results[name]['ok']}", file=sys.stderr, flush=True)
         json.dump(results, open(sys.argv[2], "w", encoding="utf-8"), indent=1)
     json.dump(results, open(sys.argv[2], "w", encoding="utf-8"), indent=1)
     return 0

@@ -53,8 +53,9 @@ export function installErrorHandlers(
   app: FastifyInstance,
   onClientError?: (request: FastifyRequest, error: unknown) => void,
 ): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const status = statusOf(error);

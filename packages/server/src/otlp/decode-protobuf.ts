@@ -1,4 +1,4 @@
-import protobuf from 'protobufjs';
+import { DEFAULT_LIMITS, LimitError, type RequestLimits } from '../http/limits.js';
 import {
   type OtlpAttributes,
   OtlpDecodeError,
@@ -8,99 +8,449 @@ import {
   type OtlpResourceSpans,
   type OtlpSpan,
 } from './model.js';
-import { otlpTypes } from './proto-schema.js';
-import { bytesToHex, doubleToJson, idHex, int64ToJson, setOwn, toBigInt } from './values.js';
-
-type Message = Record<string, unknown>;
-
-const EMPTY = new Uint8Array(0);
-
-const list = (message: Message, key: string): Message[] =>
-  (message[key] as Message[] | undefined) ?? [];
-const str = (message: Message, key: string): string => (message[key] as string | undefined) ?? '';
-const bytes = (message: Message, key: string): Uint8Array =>
-  (message[key] as Uint8Array | undefined) ?? EMPTY;
-const own = (message: Message, key: string): boolean =>
-  Object.hasOwn(message, key) && message[key] != null;
-
-/** Messages around the first `AnyValue` (request, ResourceSpans, ScopeSpans, Span, KeyValue) plus slack. */
-const ENVELOPE_MESSAGES = 8;
+import { doubleToJson, idHex, int64ToJson, setOwn } from './values.js';
 
 /**
- * Decodes a binary `ExportTraceServiceRequest`. `maxDepth` (attribute value nesting, each level being up to three
- * messages on the wire: AnyValue, KeyValueList, KeyValue) raises protobufjs' message recursion limit for this call when it needs more than its
- * default; the caller has bounded the actual depth beforehand (`scanProtobufTraces`).
+ * Decodes a binary `ExportTraceServiceRequest` in one pass over the wire bytes, straight into the decoded
+ * model (no intermediate protobuf message objects), checking `limits` as it goes: spans per request,
+ * attributes per span/event/link/resource/scope, attribute key and value sizes, `AnyValue` nesting (so the
+ * recursion is bounded) and values per request. What it allocates is therefore bounded by the limits, and a
+ * span without a `trace_id` or `span_id` is refused as soon as its end is reached.
+ *
+ * Field numbers are those of opentelemetry-proto's trace/v1, common/v1 and resource/v1 messages. Unknown fields
+ * are skipped, and so is a field whose wire type is not its declared one (as protobuf parsers do); invalid
+ * UTF-8 in a string, a truncated field or a group wire type is a decode error.
  */
-export function decodeProtobufTraces(body: Uint8Array, maxDepth = 0): OtlpResourceSpans[] {
-  let request: Message;
-  const reader = protobuf.Reader as unknown as { recursionLimit: number };
-  const previousLimit = reader.recursionLimit;
-  reader.recursionLimit = Math.max(previousLimit, 3 * maxDepth + ENVELOPE_MESSAGES);
-  try {
-    request = otlpTypes().request.decode(body) as unknown as Message;
-  } catch (error) {
-    throw new OtlpDecodeError(`Unable to parse OTLP traces payload: ${(error as Error).message}`);
-  } finally {
-    // Decoding is synchronous: no other decode can observe the raised limit.
-    reader.recursionLimit = previousLimit;
+export function decodeProtobufTraces(
+  body: Uint8Array,
+  limits: RequestLimits = { ...DEFAULT_LIMITS, maxDecompressedBytes: Number.MAX_SAFE_INTEGER },
+): OtlpResourceSpans[] {
+  const buf = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return new WireDecoder(buf, limits).request();
+}
+
+const VARINT = 0;
+const FIXED64 = 1;
+const LEN = 2;
+const FIXED32 = 5;
+
+const TRACE_ID_BYTES = 16;
+const SPAN_ID_BYTES = 8;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Buffer's own slice decoders (what `toString(encoding, start, end)` ends up calling, minus its dispatch). */
+interface SliceDecoders {
+  utf8Slice(start: number, end: number): string;
+  hexSlice(start: number, end: number): string;
+}
+
+function fail(problem: string): never {
+  throw new OtlpDecodeError(`Unable to parse OTLP traces payload: ${problem}`);
+}
+
+class WireDecoder {
+  private pos = 0;
+  private spans = 0;
+  private values = 0;
+  /** The tag just read: field number and wire type. */
+  private field = 0;
+  private wire = 0;
+  private readonly view: DataView;
+  private readonly slices: SliceDecoders;
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly limits: RequestLimits,
+  ) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.slices = buf as unknown as SliceDecoders;
   }
-  return list(request, 'resource_spans').map((resourceSpans) => {
-    const resource = (resourceSpans.resource as Message | undefined) ?? {};
+
+  request(): OtlpResourceSpans[] {
+    const out: OtlpResourceSpans[] = [];
+    const end = this.buf.length;
+    while (this.pos < end) {
+      this.tag(end, 'request');
+      if (this.field === 1 && this.wire === LEN) out.push(this.resourceSpans(this.length(end)));
+      else this.skip(end, 'request');
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  private resourceSpans(end: number): OtlpResourceSpans {
+    const result: OtlpResourceSpans = { resourceAttributes: {}, schemaUrl: '', spans: [] };
+    let resourceAttributeCount = 0;
+    while (this.pos < end) {
+      this.tag(end, 'ResourceSpans');
+      if (this.field === 1 && this.wire === LEN) {
+        const resourceEnd = this.length(end);
+        while (this.pos < resourceEnd) {
+          this.tag(resourceEnd, 'Resource');
+          if (this.field === 1 && this.wire === LEN) {
+            resourceAttributeCount = this.countAttribute(resourceAttributeCount, 'resource');
+            this.keyValueInto(result.resourceAttributes, this.length(resourceEnd), 1);
+          } else this.skip(resourceEnd, 'Resource');
+        }
+      } else if (this.field === 2 && this.wire === LEN) {
+        this.scopeSpans(this.length(end), result.spans);
+      } else if (this.field === 3 && this.wire === LEN) {
+        result.schemaUrl = this.string(this.length(end));
+      } else this.skip(end, 'ResourceSpans');
+    }
+    return result;
+  }
+
+  private scopeSpans(end: number, spans: OtlpSpan[]): void {
+    while (this.pos < end) {
+      this.tag(end, 'ScopeSpans');
+      if (this.field === 2 && this.wire === LEN) spans.push(this.span(this.length(end)));
+      else if (this.field === 1 && this.wire === LEN) this.scope(this.length(end));
+      else this.skip(end, 'ScopeSpans');
+    }
+  }
+
+  /** The instrumentation scope is not stored; its attributes are still held to the limits. */
+  private scope(end: number): void {
+    let count = 0;
+    const ignored: OtlpAttributes = {};
+    while (this.pos < end) {
+      this.tag(end, 'scope');
+      if (this.field === 3 && this.wire === LEN) {
+        count = this.countAttribute(count, 'scope');
+        this.keyValueInto(ignored, this.length(end), 1);
+      } else this.skip(end, 'scope');
+    }
+  }
+
+  private span(end: number): OtlpSpan {
+    const index = this.spans++;
+    if (this.spans > this.limits.maxSpansPerRequest) {
+      throw new LimitError(
+        413,
+        'maxSpansPerRequest',
+        this.limits.maxSpansPerRequest,
+        'Number of spans in the request',
+      );
+    }
+    const where = `span #${index}`;
+    let traceId = '';
+    let spanId = '';
+    let parentSpanId = '';
+    let name = '';
+    let statusCode = 0;
+    let statusMessage = '';
+    let start = 0n;
+    let finish = 0n;
+    let attributeCount = 0;
+    const attributes: OtlpAttributes = {};
+    const events: OtlpEvent[] = [];
+    const links: OtlpLink[] = [];
+    while (this.pos < end) {
+      this.tag(end, 'Span');
+      const { field, wire } = this;
+      if (field === 9 && wire === LEN) {
+        attributeCount = this.countAttribute(attributeCount, where);
+        this.keyValueInto(attributes, this.length(end), 1);
+      } else if (field === 1 && wire === LEN) traceId = this.id(this.length(end));
+      else if (field === 2 && wire === LEN) spanId = this.id(this.length(end));
+      else if (field === 4 && wire === LEN) parentSpanId = this.id(this.length(end));
+      else if (field === 5 && wire === LEN) name = this.string(this.length(end));
+      else if (field === 7 && wire === FIXED64) start = this.fixed64(end);
+      else if (field === 8 && wire === FIXED64) finish = this.fixed64(end);
+      else if (field === 15 && wire === LEN) {
+        const statusEnd = this.length(end);
+        while (this.pos < statusEnd) {
+          this.tag(statusEnd, 'Status');
+          if (this.field === 2 && this.wire === LEN)
+            statusMessage = this.string(this.length(statusEnd));
+          else if (this.field === 3 && this.wire === VARINT) statusCode = this.int32(statusEnd);
+          else this.skip(statusEnd, 'Status');
+        }
+      } else if (field === 11 && wire === LEN) events.push(this.event(this.length(end), where));
+      else if (field === 13 && wire === LEN) links.push(this.link(this.length(end), where));
+      else this.skip(end, 'Span');
+    }
+    checkId(traceId.length / 2, TRACE_ID_BYTES, `${where}: trace_id`);
+    checkId(spanId.length / 2, SPAN_ID_BYTES, `${where}: span_id`);
     return {
-      resourceAttributes: attributes(list(resource, 'attributes')),
-      schemaUrl: str(resourceSpans, 'schema_url'),
-      spans: list(resourceSpans, 'scope_spans').flatMap((scope) => list(scope, 'spans').map(span)),
+      traceId: idHex(traceId, 32),
+      spanId: idHex(spanId, 16),
+      parentSpanId: parentSpanId === '' ? null : idHex(parentSpanId, 16),
+      name,
+      statusCode,
+      statusMessage,
+      startTimeUnixNano: start,
+      endTimeUnixNano: finish,
+      attributes,
+      events,
+      links,
     };
-  });
-}
-
-function span(message: Message): OtlpSpan {
-  const status = (message.status as Message | undefined) ?? {};
-  const parent = bytes(message, 'parent_span_id');
-  return {
-    traceId: idHex(bytesToHex(bytes(message, 'trace_id')), 32),
-    spanId: idHex(bytesToHex(bytes(message, 'span_id')), 16),
-    parentSpanId: parent.length > 0 ? idHex(bytesToHex(parent), 16) : null,
-    name: str(message, 'name'),
-    statusCode: (status.code as number | undefined) ?? 0,
-    statusMessage: str(status, 'message'),
-    startTimeUnixNano: toBigInt(message.start_time_unix_nano) ?? 0n,
-    endTimeUnixNano: toBigInt(message.end_time_unix_nano) ?? 0n,
-    attributes: attributes(list(message, 'attributes')),
-    events: list(message, 'events').map(
-      (event): OtlpEvent => ({
-        name: str(event, 'name'),
-        timeUnixNano: toBigInt(event.time_unix_nano) ?? 0n,
-        attributes: attributes(list(event, 'attributes')),
-      }),
-    ),
-    links: list(message, 'links').map(
-      (link): OtlpLink => ({
-        traceId: idHex(bytesToHex(bytes(link, 'trace_id')), 32),
-        spanId: idHex(bytesToHex(bytes(link, 'span_id')), 16),
-        attributes: attributes(list(link, 'attributes')),
-      }),
-    ),
-  };
-}
-
-function attributes(keyValues: Message[]): OtlpAttributes {
-  const out: OtlpAttributes = {};
-  for (const kv of keyValues)
-    setOwn(out, str(kv, 'key'), anyValue(kv.value as Message | undefined));
-  return out;
-}
-
-function anyValue(value: Message | undefined): OtlpJsonValue {
-  if (!value) return null;
-  if (own(value, 'string_value')) return value.string_value as string;
-  if (own(value, 'bool_value')) return value.bool_value as boolean;
-  if (own(value, 'int_value')) return int64ToJson(toBigInt(value.int_value) ?? 0n);
-  if (own(value, 'double_value')) return doubleToJson(value.double_value as number);
-  if (own(value, 'array_value')) {
-    return list(value.array_value as Message, 'values').map((item) => anyValue(item));
   }
-  if (own(value, 'kvlist_value')) return attributes(list(value.kvlist_value as Message, 'values'));
-  if (own(value, 'bytes_value')) return bytesToHex(value.bytes_value as Uint8Array);
-  return null;
+
+  private event(end: number, where: string): OtlpEvent {
+    const event: OtlpEvent = { name: '', timeUnixNano: 0n, attributes: {} };
+    let count = 0;
+    while (this.pos < end) {
+      this.tag(end, 'Span.Event');
+      if (this.field === 3 && this.wire === LEN) {
+        count = this.countAttribute(count, `${where} event`);
+        this.keyValueInto(event.attributes, this.length(end), 1);
+      } else if (this.field === 1 && this.wire === FIXED64) event.timeUnixNano = this.fixed64(end);
+      else if (this.field === 2 && this.wire === LEN) event.name = this.string(this.length(end));
+      else this.skip(end, 'Span.Event');
+    }
+    return event;
+  }
+
+  private link(end: number, where: string): OtlpLink {
+    let traceId = '';
+    let spanId = '';
+    let count = 0;
+    const attributes: OtlpAttributes = {};
+    while (this.pos < end) {
+      this.tag(end, 'Span.Link');
+      if (this.field === 1 && this.wire === LEN) {
+        traceId = this.id(this.length(end));
+        if (traceId.length / 2 > TRACE_ID_BYTES) fail(`${where} link: trace_id is too long`);
+      } else if (this.field === 2 && this.wire === LEN) {
+        spanId = this.id(this.length(end));
+        if (spanId.length / 2 > SPAN_ID_BYTES) fail(`${where} link: span_id is too long`);
+      } else if (this.field === 4 && this.wire === LEN) {
+        count = this.countAttribute(count, `${where} link`);
+        this.keyValueInto(attributes, this.length(end), 1);
+      } else this.skip(end, 'Span.Link');
+    }
+    return { traceId: idHex(traceId, 32), spanId: idHex(spanId, 16), attributes };
+  }
+
+  /** A `KeyValue` ending at `end`, stored into `target` (a later duplicate key replaces an earlier one). */
+  private keyValueInto(target: OtlpAttributes, end: number, depth: number): void {
+    this.countValue();
+    let key = '';
+    let value: OtlpJsonValue = null;
+    while (this.pos < end) {
+      this.tag(end, 'KeyValue');
+      if (this.field === 1 && this.wire === LEN) {
+        const keyEnd = this.length(end);
+        this.checkSize(keyEnd - this.pos, 'Attribute key');
+        key = this.string(keyEnd);
+      } else if (this.field === 2 && this.wire === LEN)
+        value = this.anyValue(this.length(end), depth);
+      else this.skip(end, 'KeyValue');
+    }
+    setOwn(target, key, value);
+  }
+
+  /** An `AnyValue` as JSON (upstream `_any_value_to_python`); an empty one is null, the last field set wins. */
+  private anyValue(end: number, depth: number): OtlpJsonValue {
+    if (depth > this.limits.maxDepth) {
+      throw new LimitError(400, 'maxDepth', this.limits.maxDepth, 'Attribute value nesting depth');
+    }
+    let value: OtlpJsonValue = null;
+    while (this.pos < end) {
+      this.tag(end, 'AnyValue');
+      const { field, wire } = this;
+      if (field === 1 && wire === LEN) {
+        const valueEnd = this.length(end);
+        this.checkSize(valueEnd - this.pos, 'Attribute value');
+        value = this.string(valueEnd);
+      } else if (field === 3 && wire === VARINT) value = this.int64(end);
+      else if (field === 4 && wire === FIXED64) {
+        if (this.pos + 8 > end) fail('AnyValue: truncated field 4');
+        value = doubleToJson(this.view.getFloat64(this.pos, true));
+        this.pos += 8;
+      } else if (field === 2 && wire === VARINT) value = this.varint(end, 'AnyValue') !== 0;
+      else if (field === 5 && wire === LEN) {
+        const listEnd = this.length(end);
+        const items: OtlpJsonValue[] = [];
+        while (this.pos < listEnd) {
+          this.tag(listEnd, 'ArrayValue');
+          if (this.field === 1 && this.wire === LEN) {
+            this.countValue();
+            items.push(this.anyValue(this.length(listEnd), depth + 1));
+          } else this.skip(listEnd, 'ArrayValue');
+        }
+        value = items;
+      } else if (field === 6 && wire === LEN) {
+        const listEnd = this.length(end);
+        const object: OtlpAttributes = {};
+        while (this.pos < listEnd) {
+          this.tag(listEnd, 'KeyValueList');
+          if (this.field === 1 && this.wire === LEN) {
+            this.keyValueInto(object, this.length(listEnd), depth + 1);
+          } else this.skip(listEnd, 'KeyValueList');
+        }
+        value = object;
+      } else if (field === 7 && wire === LEN) {
+        const valueEnd = this.length(end);
+        this.checkSize(valueEnd - this.pos, 'Attribute value');
+        value = this.slices.hexSlice(this.pos, valueEnd);
+        this.pos = valueEnd;
+      } else this.skip(end, 'AnyValue');
+    }
+    return value;
+  }
+
+  // ------------------------------------------------------------------ limits
+
+  private countAttribute(count: number, where: string): number {
+    if (count >= this.limits.maxAttributesPerSpan) {
+      throw new LimitError(
+        413,
+        'maxAttributesPerSpan',
+        this.limits.maxAttributesPerSpan,
+        `Number of attributes of ${where}`,
+      );
+    }
+    return count + 1;
+  }
+
+  private checkSize(bytes: number, what: string): void {
+    if (bytes > this.limits.maxAttributeValueBytes) {
+      throw new LimitError(
+        413,
+        'maxAttributeValueBytes',
+        this.limits.maxAttributeValueBytes,
+        `${what} size (${bytes} bytes)`,
+      );
+    }
+  }
+
+  private countValue(): void {
+    this.values++;
+    if (this.values > this.limits.maxValuesPerRequest) {
+      throw new LimitError(
+        413,
+        'maxValuesPerRequest',
+        this.limits.maxValuesPerRequest,
+        'Number of attribute values in the request',
+      );
+    }
+  }
+
+  // ------------------------------------------------------------------ wire primitives
+
+  /** Reads a tag into `field` / `wire`. */
+  private tag(end: number, message: string): void {
+    const tag = this.varint(end, message);
+    this.field = Math.floor(tag / 8);
+    this.wire = tag % 8;
+    if (this.field === 0) fail(`${message}: invalid field number 0`);
+  }
+
+  /** Reads a length prefix; returns where the field ends (checked against the enclosing `end`). */
+  private length(end: number): number {
+    const length = this.varint(end, 'length');
+    const fieldEnd = this.pos + length;
+    if (fieldEnd > end) fail(`field ${this.field} runs past the end of its message`);
+    return fieldEnd;
+  }
+
+  /** Skips a field this decoder does not read. */
+  private skip(end: number, message: string): void {
+    switch (this.wire) {
+      case VARINT:
+        this.varint(end, message);
+        return;
+      case FIXED64:
+        this.pos += 8;
+        break;
+      case FIXED32:
+        this.pos += 4;
+        break;
+      case LEN:
+        this.pos = this.length(end);
+        return;
+      default:
+        fail(`${message}: unsupported wire type ${this.wire} in field ${this.field}`);
+    }
+    if (this.pos > end) fail(`${message}: truncated field ${this.field}`);
+  }
+
+  /** A varint (at most 10 bytes) as a number: exact up to 2^53, which tags and lengths never reach. */
+  private varint(end: number, message: string): number {
+    const buf = this.buf;
+    let pos = this.pos;
+    if (pos < end) {
+      const first = buf[pos]!;
+      if (first < 0x80) {
+        this.pos = pos + 1;
+        return first;
+      }
+    }
+    let value = 0;
+    let scale = 1;
+    for (let i = 0; i < 10; i++) {
+      if (pos >= end) fail(`${message}: truncated varint`);
+      const byte = buf[pos++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) {
+        this.pos = pos;
+        return value;
+      }
+      scale *= 128;
+    }
+    return fail(`${message}: varint longer than 10 bytes`);
+  }
+
+  /** An enum / int32 varint (negative values are sign-extended to 10 bytes on the wire). */
+  private int32(end: number): number {
+    return this.varint(end, 'Status') | 0;
+  }
+
+  /** An int64 varint as JSON: a number when exactly representable, else its decimal string. */
+  private int64(end: number): OtlpJsonValue {
+    const start = this.pos;
+    const value = this.varint(end, 'AnyValue');
+    if (value <= Number.MAX_SAFE_INTEGER && this.pos - start < 8) return value;
+    // Large or negative (two's complement over 10 bytes): re-read exactly as a 64-bit integer.
+    let exact = 0n;
+    let shift = 0n;
+    for (let pos = start; pos < this.pos; pos++) {
+      exact |= BigInt(this.buf[pos]! & 0x7f) << shift;
+      shift += 7n;
+    }
+    return int64ToJson(BigInt.asIntN(64, exact));
+  }
+
+  private fixed64(end: number): bigint {
+    if (this.pos + 8 > end) fail(`truncated field ${this.field}`);
+    const value = this.view.getBigUint64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+
+  /** Lowercase hex of a bytes field (ids). */
+  private id(end: number): string {
+    const hex = this.slices.hexSlice(this.pos, end);
+    this.pos = end;
+    return hex;
+  }
+
+  /** A UTF-8 string field; invalid UTF-8 is a decode error (proto3 strings must be valid UTF-8). */
+  private string(end: number): string {
+    const start = this.pos;
+    this.pos = end;
+    if (start === end) return '';
+    const text = this.slices.utf8Slice(start, end);
+    // U+FFFD is either in the text itself or a replaced invalid sequence: only then is the strict check needed.
+    if (text.includes('\uFFFD')) {
+      try {
+        strictUtf8.decode(this.buf.subarray(start, end));
+      } catch {
+        fail(`field ${this.field}: invalid UTF-8`);
+      }
+    }
+    return text;
+  }
+}
+
+function checkId(bytes: number, width: number, what: string): void {
+  if (bytes === 0) fail(`${what} is missing or empty`);
+  if (bytes > width) fail(`${what} is ${bytes} bytes, expected at most ${width}`);
 }

@@ -8,12 +8,16 @@ export const JSON_CONTENT_TYPE = 'application/json';
 export const contentTypeOf = (encoding: OtlpEncoding): string =>
   encoding === 'protobuf' ? PROTOBUF_CONTENT_TYPE : JSON_CONTENT_TYPE;
 
+/** The answer to a fully accepted export: an empty `ExportTraceServiceResponse` (no bytes) or `{}`. */
+const ACCEPTED = { protobuf: Buffer.alloc(0), json: Buffer.from('{}') } as const;
+
 /** `ExportTraceServiceResponse`; `partial_success` only when spans were rejected (OTLP/HTTP spec). */
 export function encodeExportResponse(
   encoding: OtlpEncoding,
   rejected: number,
   errorMessage: string,
 ): Buffer {
+  if (rejected === 0) return ACCEPTED[encoding];
   if (encoding === 'json') {
     const body =
       rejected > 0 ? { partialSuccess: { rejectedSpans: String(rejected), errorMessage } } : {};

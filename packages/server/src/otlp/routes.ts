@@ -18,7 +18,6 @@ import {
   type OtlpEncoding,
   PROTOBUF_CONTENT_TYPE,
 } from './response.js';
-import { scanProtobufTraces } from './scan-protobuf.js';
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
@@ -128,10 +127,7 @@ async function decompress(request: FastifyRequest, maxBytes: number): Promise<Bu
 function decode(encoding: OtlpEncoding, raw: Buffer, limits: RequestLimits) {
   if (raw.length === 0) return [];
   if (encoding === 'protobuf') {
-    return rethrowAs400(() => {
-      scanProtobufTraces(raw, limits);
-      return decodeProtobufTraces(raw, limits.maxDepth);
-    });
+    return rethrowAs400(() => decodeProtobufTraces(raw, limits));
   }
   const text = raw.toString('utf8');
   checkJsonText(text, otlpJsonDepth(limits), limits);

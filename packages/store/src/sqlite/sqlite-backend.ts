@@ -21,12 +21,30 @@ import type {
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
 import { migrate, SCHEMA_VERSION, userVersion } from './migrations.js';
 import { type Clause, Conditions, orderBy } from './query-builder.js';
-import { SQL } from './statements.js';
+import { SPAN_CONFLICT, SQL } from './statements.js';
 import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
 
 export type SqliteBackendOptions = SqliteConnectionOptions;
 
 type Row = Record<string, SQLOutputValue>;
+
+/** Rows per multi-row span INSERT (10 parameters each, far below SQLite's limit of 32,766). */
+const SPAN_ROWS_PER_INSERT = 25;
+
+/** Thrown inside `insertSpanRows` when a span already existed: rolls its savepoint back. */
+const SPAN_EXISTS = Symbol('span exists');
+
+const insertSpansSqls = new Map<number, string>();
+
+/** `INSERT … VALUES (…), (…), … ON CONFLICT DO NOTHING` for `rows` spans. */
+function insertSpansSql(rows: number): string {
+  let sql = insertSpansSqls.get(rows);
+  if (sql === undefined) {
+    sql = SPANS.insertSqlForRows(rows, SPAN_CONFLICT);
+    insertSpansSqls.set(rows, sql);
+  }
+  return sql;
+}
 
 /** SQLite extended result codes for a violated PRIMARY KEY / UNIQUE constraint. */
 const UNIQUE_VIOLATIONS = new Set([1555, 2067]);
@@ -181,22 +199,46 @@ export class SqliteBackend implements StoreBackend {
   insertSpans(spans: Span[]): boolean[] {
     if (spans.length === 0) return [];
     return this.db.transaction(() => {
-      const statement = this.db.prepare(SQL.insertSpan);
-      const inserted: boolean[] = [];
+      const json = spans.map((span) => JSON.stringify(span));
+      // Rows go in multi-row INSERTs; if any span already exists (a retried export), those are undone and the
+      // batch goes row by row instead, which tells which spans were new.
+      const inserted = this.insertSpanRows(spans, json) ?? this.insertSpansOneByOne(spans, json);
       let count = 0;
       let bytes = 0;
-      for (const span of spans) {
-        const json = JSON.stringify(span);
-        const added = Number(statement.run(...SPANS.values(span), json).changes) > 0;
-        inserted.push(added);
-        if (added) {
-          count += 1;
-          bytes += Buffer.byteLength(json);
-        }
+      for (let i = 0; i < spans.length; i++) {
+        if (!inserted[i]) continue;
+        count += 1;
+        bytes += Buffer.byteLength(json[i]!);
       }
       if (count > 0) this.db.prepare(SQL.addSpanTotals).run(count, bytes);
       return inserted;
     });
+  }
+
+  /** All spans in multi-row INSERTs, or undefined (and nothing inserted) when some span already existed. */
+  private insertSpanRows(spans: Span[], json: string[]): boolean[] | undefined {
+    try {
+      return this.db.transaction(() => {
+        for (let start = 0; start < spans.length; start += SPAN_ROWS_PER_INSERT) {
+          const end = Math.min(start + SPAN_ROWS_PER_INSERT, spans.length);
+          const params: SQLInputValue[] = [];
+          for (let i = start; i < end; i++) params.push(...SPANS.values(spans[i]!), json[i]!);
+          const { changes } = this.db.prepare(insertSpansSql(end - start)).run(...params);
+          if (Number(changes) !== end - start) throw SPAN_EXISTS;
+        }
+        return spans.map(() => true);
+      });
+    } catch (error) {
+      if (error === SPAN_EXISTS) return undefined;
+      throw error;
+    }
+  }
+
+  private insertSpansOneByOne(spans: Span[], json: string[]): boolean[] {
+    const statement = this.db.prepare(SQL.insertSpan);
+    return spans.map(
+      (span, i) => Number(statement.run(...SPANS.values(span), json[i]!).changes) > 0,
+    );
   }
 
   querySpans(query: SpanQuery): Page<Span> {

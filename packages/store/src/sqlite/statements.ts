@@ -1,5 +1,8 @@
 import { SPANS } from './tables.js';
 
+/** What a span insert does when the span (rollout, attempt, span id) exists: nothing (spans are immutable). */
+export const SPAN_CONFLICT = ' ON CONFLICT (rollout_id, attempt_id, span_id) DO NOTHING';
+
 /** The fixed statements of SqliteBackend (queries with filters are built by query-builder.ts). */
 export const SQL = {
   rolloutById: 'SELECT data FROM rollouts WHERE rollout_id = ?',
@@ -17,12 +20,12 @@ export const SQL = {
     SELECT (SELECT a.pk FROM attempts a WHERE a.rollout_id = j.value ORDER BY a.sequence_id DESC, a.pk DESC LIMIT 1)
     FROM json_each(?) j)`,
   countAttempts: 'SELECT count(*) AS n FROM attempts WHERE rollout_id = ?',
-  insertSpan: `${SPANS.insertSql} ON CONFLICT (rollout_id, attempt_id, span_id) DO NOTHING`,
+  insertSpan: `${SPANS.insertSql}${SPAN_CONFLICT}`,
   addSpanTotals: 'UPDATE span_totals SET spans = spans + ?, bytes = bytes + ? WHERE id = 1',
   allocateSequence: `INSERT INTO span_sequences (rollout_id, last_id) VALUES (?, ?)
     ON CONFLICT (rollout_id) DO UPDATE SET last_id = last_id + excluded.last_id RETURNING last_id`,
   raiseSequence: `INSERT INTO span_sequences (rollout_id, last_id) VALUES (?, ?)
-    ON CONFLICT (rollout_id) DO UPDATE SET last_id = max(last_id, excluded.last_id)`,
+    ON CONFLICT (rollout_id) DO UPDATE SET last_id = excluded.last_id WHERE excluded.last_id > last_id`,
   resourcesById: 'SELECT data FROM resources WHERE resources_id = ?',
   latestResources: 'SELECT data FROM resources ORDER BY update_time DESC, write_seq DESC LIMIT 1',
   workerById: 'SELECT data FROM workers WHERE worker_id = ?',

@@ -12,6 +12,8 @@ export interface Table<T> extends ColumnSet {
   columns: readonly string[];
   values(record: T): SQLInputValue[];
   insertSql: string;
+  /** `INSERT … VALUES (…), (…), …` for `rows` records (bind `values(record)` + JSON per record), then `suffix`. */
+  insertSqlForRows(rows: number, suffix?: string): string;
   upsertSql: string;
   /** `UPDATE … WHERE <key>`; bind with `updateParams`. */
   updateSql: string;
@@ -34,7 +36,10 @@ function table<T>(spec: {
     ...computed.map(([, expr]) => `(${expr})`),
     '?',
   ];
-  const insertSql = `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`;
+  const tuple = `(${placeholders.join(', ')})`;
+  const insertSqlForRows = (rows: number, suffix = ''): string =>
+    `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}${suffix}`;
+  const insertSql = insertSqlForRows(1);
   const updates = names.filter((n) => !spec.key.includes(n)).map((n) => `${n} = excluded.${n}`);
   const upsertSql = `${insertSql} ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
   const keyIndexes = spec.key.map((k) => spec.columns.indexOf(k));
@@ -67,6 +72,7 @@ function table<T>(spec: {
     filterable: new Set(spec.columns),
     sortable,
     insertSql,
+    insertSqlForRows,
     upsertSql,
     updateSql,
     updateParams,

@@ -150,6 +150,23 @@ export const recordCases: ContractCases = (backend) => {
     expect(b.counts().spans).toBe(5);
   });
 
+  it('large batches: new spans keep their order; one existing span anywhere only flags that span', () => {
+    const b = backend();
+    const batch = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => span('r1', 'a1', `s${from + i}`));
+    expect(b.insertSpans(batch(0, 60))).toEqual(Array(60).fill(true));
+    // Spans 55..59 exist; 60..119 are new: one batch of 65 with the existing ones first.
+    const mixed = b.insertSpans(batch(55, 120));
+    expect(mixed).toEqual([...Array(5).fill(false), ...Array(60).fill(true)]);
+    // An existing span in the last rows of a batch, and a duplicate within the batch.
+    const tail = [...batch(120, 170), span('r1', 'a1', 's10'), span('r1', 'a1', 's120')];
+    expect(b.insertSpans(tail)).toEqual([...Array(50).fill(true), false, false]);
+    const stored = b.querySpans(spanQuery('r1', { attempt_id: 'a1', sort_by: null }));
+    expect(stored.total).toBe(170);
+    expect(stored.items.map((s) => s.span_id)).toEqual(batch(0, 170).map((s) => s.span_id));
+    expect(b.counts().spans).toBe(170);
+  });
+
   it('estimates span_bytes from the stored spans', () => {
     const b = backend();
     expect(b.counts().span_bytes).toBe(0);
