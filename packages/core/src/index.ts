@@ -13,6 +13,8 @@ export * from './genai/index.js';
 export * from './ids.js';
 export * from './instrumentation-registry.js';
 export * from './logger.js';
+export * from './openai/api-endpoints.js';
+export * from './openai/stream-accumulators.js';
 export * from './otel/otel-span-like.js';
 export * from './otel/span-from-otel.js';
 export * from './readers/message-object.js';

@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asRecord, isRecord, type JsonRecord, ProxyLLM } from '@arclight/core';
+import {
+  asRecord,
+  isRecord,
+  type JsonRecord,
+  OPENAI_API_ENDPOINTS,
+  type OpenAIApiEndpoint,
+  ProxyLLM,
+} from '@arclight/core';
 import { LightningTracer } from '@arclight/otel';
 import type { LightningStore } from '@arclight/store';
 import type { Tracer } from '@opentelemetry/api';
@@ -19,7 +26,6 @@ import {
   resolveGatewayOptions,
 } from './options.js';
 import { type GatewayState, PauseGate, type PauseMode } from './pause-gate.js';
-import { API_ENDPOINTS, type ApiEndpoint } from './recording/api-endpoints.js';
 import { CallRecorder, GatewayAttributes, type PartialReason } from './recording/call-recorder.js';
 import { parseRoute, type RouteTarget } from './route.js';
 import { eventJson, SseParser } from './sse-parser.js';
@@ -80,7 +86,10 @@ export class LlmGateway {
         otlpHeaders: options.otlpHeaders,
         serviceName: 'arclight-gateway',
         activate: false,
-        flushOnContextEnd: false,
+        // Each call's spans are written before its rollout context ends (right after the client got the
+        // answer), so a rollout the agent finishes next already has them: an algorithm reading a finished
+        // rollout (APO's textual gradient) otherwise sees its LLM calls only when the export happened to win.
+        flushOnContextEnd: true,
         logger: { warn: (message: string) => this.options.logger(`gateway tracer: ${message}`) },
       });
     this.otelTracer = this.tracer.getTracer(GATEWAY_SCOPE);
@@ -411,7 +420,7 @@ export class LlmGateway {
       if (problem) throw new HttpError(400, problem);
     }
     let body = anthropic ? messagesToChat(clientBody) : clientBody;
-    const endpoint = API_ENDPOINTS[target.kind === 'generate' ? target.api : 'chat'];
+    const endpoint = OPENAI_API_ENDPOINTS[target.kind === 'generate' ? target.api : 'chat'];
     const mode = await this.modeOf(ctx);
     const overrides = mode === undefined ? undefined : this.options.samplingOverrides[mode];
     if (overrides) body = { ...body, ...overrides };
@@ -425,22 +434,24 @@ export class LlmGateway {
 
   private async call(
     ctx: CallContext,
-    endpoint: ApiEndpoint,
+    endpoint: OpenAIApiEndpoint,
     body: JsonRecord,
     clientBody: JsonRecord,
     anthropic: boolean,
   ): Promise<void> {
     const recorded = ctx.rolloutId !== undefined;
     const stream = body.stream === true;
-    const tokenRequest = { tokenIds: true, logprobs: this.options.requestLogprobs };
     const bodies = new Map<Backend, JsonRecord>();
     const bodyFor = (backend: Backend): JsonRecord => {
       let sent = bodies.get(backend);
       if (!sent) {
-        sent = endpoint.augment(body, {
-          ...tokenRequest,
-          tokenIds: backend.config.tokenIds !== false,
-        });
+        // A copy: the model is set per backend below, and `augmentBody` may return `body` itself.
+        sent = {
+          ...endpoint.augmentBody(body, {
+            requestTokenIds: backend.config.tokenIds !== false,
+            requestLogprobs: this.options.requestLogprobs,
+          }),
+        };
         if (backend.config.servedModel) sent.model = backend.config.servedModel;
         bodies.set(backend, sent);
       }
@@ -463,7 +474,7 @@ export class LlmGateway {
         this.pool,
         {
           model: asString(body.model),
-          path: endpointPath(endpoint),
+          path: endpoint.path,
           method: 'POST',
           bodyFor: (backend) => JSON.stringify(bodyFor(backend)),
           headers: this.passedHeaders(ctx.req),
@@ -576,7 +587,7 @@ export class LlmGateway {
 
   private async relayStream(
     ctx: CallContext,
-    endpoint: ApiEndpoint,
+    endpoint: OpenAIApiEndpoint,
     response: Response,
     recorder: CallRecorder | undefined,
     anthropic: boolean,
@@ -690,10 +701,6 @@ async function write(res: ServerResponse, chunk: string | Uint8Array): Promise<v
 
 function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function endpointPath(endpoint: ApiEndpoint): string {
-  return endpoint.kind === 'chat' ? '/chat/completions' : `/${endpoint.kind}`;
 }
 
 function errorMessage(text: string, status: number): string {

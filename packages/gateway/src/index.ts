@@ -4,6 +4,5 @@ export { DEFAULT_RETRY, ForwardError, type RetryPolicy } from './forwarder.js';
 export { GATEWAY_SCOPE, LlmGateway, startGateway } from './gateway.js';
 export { DEFAULT_BODY_LIMIT, type GatewayOptions, type ResolvedGatewayOptions } from './options.js';
 export type { GatewayState, PauseMode } from './pause-gate.js';
-export { API_ENDPOINTS, type ApiEndpoint, type ApiKind } from './recording/api-endpoints.js';
 export { GatewayAttributes } from './recording/call-recorder.js';
 export { parseRoute } from './route.js';

@@ -1,8 +1,8 @@
-import type { ApiKind } from './recording/api-endpoints.js';
+import type { OpenAIApiKind } from '@arclight/core';
 
 /** What a request asks the gateway for. */
 export type RouteTarget =
-  | { kind: 'generate'; api: ApiKind }
+  | { kind: 'generate'; api: OpenAIApiKind }
   | { kind: 'messages' }
   | { kind: 'models'; id?: string };
 

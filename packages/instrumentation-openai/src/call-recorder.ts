@@ -1,4 +1,4 @@
-import { AttributeBag, asRecord, type JsonRecord } from '@arclight/core';
+import { AttributeBag, asRecord, type JsonRecord, type OpenAIApiEndpoint } from '@arclight/core';
 import {
   hasTokenIds,
   recordError,
@@ -7,7 +7,6 @@ import {
 } from '@arclight/instrumentation';
 import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ArclightAttributes } from './attributes/keys.js';
-import type { Endpoint } from './endpoint.js';
 import type { ResolvedOptions } from './options.js';
 import { safely } from './safely.js';
 import { INSTRUMENTATION_NAME } from './version.js';
@@ -25,14 +24,14 @@ export class CallRecorder {
   private constructor(
     private readonly tracer: Tracer,
     readonly span: Span,
-    readonly endpoint: Endpoint,
+    readonly endpoint: OpenAIApiEndpoint,
     private readonly options: ResolvedOptions,
     private readonly parent: Context,
   ) {}
 
   static start(
     tracer: Tracer,
-    endpoint: Endpoint,
+    endpoint: OpenAIApiEndpoint,
     body: JsonRecord,
     options: ResolvedOptions,
     parent: Context,

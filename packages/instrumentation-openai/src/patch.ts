@@ -1,11 +1,15 @@
-import { asRecord, asString, markInstrumented } from '@arclight/core';
+import {
+  asRecord,
+  asString,
+  chatCompletionsApi,
+  completionsApi,
+  markInstrumented,
+  type OpenAIApiEndpoint,
+  responsesApi,
+} from '@arclight/core';
 import { claimLlmCall } from '@arclight/instrumentation';
 import { context, createContextKey, diag, type Tracer, trace } from '@opentelemetry/api';
 import { CallRecorder } from './call-recorder.js';
-import type { Endpoint } from './endpoint.js';
-import { chatEndpoint } from './endpoints/chat.js';
-import { completionsEndpoint } from './endpoints/completions.js';
-import { responsesEndpoint } from './endpoints/responses.js';
 import { forClient, type ResolvedOptions } from './options.js';
 import { observeResult } from './result-observer.js';
 import { safely } from './safely.js';
@@ -48,15 +52,16 @@ export function resolveOpenAIClass(target: unknown): Prototype | undefined {
   return undefined;
 }
 
-function targets(openai: Prototype): { proto: Prototype; endpoint: Endpoint }[] {
+function targets(openai: Prototype): { proto: Prototype; endpoint: OpenAIApiEndpoint }[] {
   const protoOf = (cls: unknown) => (cls as { prototype?: Prototype } | undefined)?.prototype;
   const chat = (openai.Chat as Prototype | undefined)?.Completions;
   return [
-    { proto: protoOf(chat), endpoint: chatEndpoint },
-    { proto: protoOf(openai.Responses), endpoint: responsesEndpoint },
-    { proto: protoOf(openai.Completions), endpoint: completionsEndpoint },
+    { proto: protoOf(chat), endpoint: chatCompletionsApi },
+    { proto: protoOf(openai.Responses), endpoint: responsesApi },
+    { proto: protoOf(openai.Completions), endpoint: completionsApi },
   ].filter(
-    (t): t is { proto: Prototype; endpoint: Endpoint } => typeof t.proto?.create === 'function',
+    (t): t is { proto: Prototype; endpoint: OpenAIApiEndpoint } =>
+      typeof t.proto?.create === 'function',
   );
 }
 
@@ -110,7 +115,7 @@ export function patchOpenAI(target: unknown, hooks: PatchHooks): (() => void) | 
 
 function createWrapper(
   original: Method,
-  endpoint: Endpoint,
+  endpoint: OpenAIApiEndpoint,
   hooks: PatchHooks,
   state: { active: boolean },
 ): Method {

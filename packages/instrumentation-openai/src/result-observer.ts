@@ -1,5 +1,5 @@
+import { isThenable } from '@arclight/instrumentation';
 import type { CallRecorder } from './call-recorder.js';
-import { isThenable } from './json.js';
 import { safely } from './safely.js';
 import { isStreamLike, observeStream } from './stream-observer.js';
 

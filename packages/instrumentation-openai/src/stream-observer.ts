@@ -1,6 +1,6 @@
+import type { StreamAccumulator } from '@arclight/core';
 import { diag } from '@opentelemetry/api';
 import type { CallRecorder } from './call-recorder.js';
-import type { StreamAccumulator } from './endpoint.js';
 import { safely } from './safely.js';
 
 /** The parts of the SDK's `Stream` (majors 6 and 7) the observer relies on. */

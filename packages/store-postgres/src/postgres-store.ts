@@ -1,10 +1,8 @@
 import {
   type Attempt,
   type AttemptedRollout,
-  generateResourcesId,
   isQueuing,
   type NamedResources,
-  NotFoundError,
   type OtelSpanLike,
   type PaginatedResult,
   parseNamedResources,
@@ -17,33 +15,47 @@ import {
   type Worker,
 } from '@arclight/core';
 import {
+  assignSequenceIds,
   attemptChanges,
   attemptQuery,
+  checkSequenceId,
+  checkSpans,
   type DequeueManyParams,
   type DequeueParams,
+  dequeueRequest,
   type EnqueueRolloutParams,
+  enqueueLabel,
+  finishedInOrder,
+  heartbeatStats,
+  hydrateResources,
   type LightningStore,
   type LightningStoreCapabilities,
   type LightningStoreStatistics,
   markWorkerIdleAfterEmptyDequeue,
-  type Page,
-  type PageQuery,
+  newAttemptRecord,
+  newRolloutRecord,
   storeParams as p,
+  paginated,
   type QueryAttemptsParams,
   type QueryResourcesParams,
   type QueryRolloutsParams,
   type QuerySpansParams,
   type QueryWorkersParams,
   resourcesQuery,
+  resourcesRecord,
   rolloutChanges,
   rolloutQuery,
   type StartAttemptParams,
   type StartRolloutParams,
+  sequenceIdRequests,
   spanQuery,
+  targetAttempt,
   type UpdateAttemptParams,
   type UpdateRolloutParams,
   type UpdateWorkerParams,
   type WaitForRolloutsParams,
+  waitRequest,
+  workerHeartbeat,
   workerQuery,
 } from '@arclight/store';
 import pg from 'pg';
@@ -179,8 +191,8 @@ export class PostgresLightningStore implements LightningStore {
     const workerId = p.optionalString('worker_id', params.worker_id);
     return this.write(true, async (ops) => {
       const latest = (await ops.tables.getLatestResources())?.resources_id ?? null;
-      const rollout = ops.newRollout(params, 'preparing', latest);
-      const attempt = ops.newAttempt(rollout.rollout_id, 1, workerId, rollout.start_time);
+      const rollout = newRolloutRecord(params, 'preparing', latest, this.now());
+      const attempt = newAttemptRecord(rollout.rollout_id, 1, workerId, rollout.start_time);
       await ops.tables.insertRollouts([rollout]);
       await ops.tables.insertAttempt(attempt);
       if (workerId) await ops.syncWorker(attempt, false);
@@ -197,13 +209,9 @@ export class PostgresLightningStore implements LightningStore {
     if (!Array.isArray(requests)) throw p.invalid('rollouts', 'expected a list');
     return this.write(true, async (ops) => {
       const latest = (await ops.tables.getLatestResources())?.resources_id ?? null;
+      const now = this.now();
       const rollouts = requests.map((request, i) =>
-        ops.newRollout(
-          request,
-          'queuing',
-          latest,
-          requests.length === 1 ? 'rollout' : `rollouts[${i}]`,
-        ),
+        newRolloutRecord(request, 'queuing', latest, now, enqueueLabel(i, requests.length)),
       );
       if (rollouts.length === 0) return rollouts;
       await ops.tables.insertRollouts(rollouts);
@@ -218,10 +226,7 @@ export class PostgresLightningStore implements LightningStore {
   }
 
   async dequeueManyRollouts(params: DequeueManyParams = {}): Promise<AttemptedRollout[]> {
-    const workerId = p.optionalString('worker_id', params.worker_id);
-    const limit = params.limit ?? 1;
-    if (!Number.isInteger(limit))
-      throw p.invalid('limit', `expected an integer, got ${p.describe(limit)}`);
+    const { workerId, limit } = dequeueRequest(params);
     return this.write(true, async (ops) => {
       const now = this.now();
       const dequeued: AttemptedRollout[] = [];
@@ -285,9 +290,7 @@ export class PostgresLightningStore implements LightningStore {
   }
 
   async waitForRollouts(params: WaitForRolloutsParams): Promise<Rollout[]> {
-    const ids = p.listOf('rollout_ids', params.rollout_ids) ?? [];
-    const timeout = p.optionalNumber('timeout', params.timeout);
-    const deadline = timeout == null ? Number.POSITIVE_INFINITY : Date.now() + timeout * 1000;
+    const { ids, timeout, deadline } = waitRequest(params);
     const finished = new Map<string, Rollout>();
     let pending = [...new Set(ids)];
     if (timeout !== 0 && pending.length > 0) await this.listener.listen();
@@ -301,7 +304,7 @@ export class PostgresLightningStore implements LightningStore {
       }
       await armed.sleep(deadline - Date.now());
     }
-    return ids.filter((id) => finished.has(id)).map((id) => finished.get(id)!);
+    return finishedInOrder(ids, finished);
   }
 
   // ------------------------------------------------------------------ attempts
@@ -330,15 +333,13 @@ export class PostgresLightningStore implements LightningStore {
     return this.write(true, async (ops) => {
       const rollout = await ops.lockRollout(rolloutId);
       const latest = await ops.tables.getLatestAttempt(rolloutId);
-      if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
-      const attempt =
-        attemptId === 'latest' ? latest : await ops.tables.getAttempt(rolloutId, attemptId);
-      if (!attempt)
-        throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
+      const named =
+        attemptId === 'latest' ? undefined : await ops.tables.getAttempt(rolloutId, attemptId);
+      const attempt = targetAttempt(rolloutId, attemptId, latest, () => named);
       return ops.applyAttemptUpdate(
         rollout,
         attempt,
-        attempt.attempt_id === latest.attempt_id,
+        attempt.attempt_id === latest?.attempt_id,
         changes,
       );
     });
@@ -349,14 +350,7 @@ export class PostgresLightningStore implements LightningStore {
   async addResources(resources: NamedResources): Promise<ResourcesUpdate> {
     const parsed = parseNamedResources(resources, 'resources');
     return this.write(false, async (ops) => {
-      const now = this.now();
-      const update: ResourcesUpdate = {
-        resources_id: generateResourcesId(),
-        create_time: now,
-        update_time: now,
-        version: 1,
-        resources: parsed,
-      };
+      const update = resourcesRecord(parsed, this.now());
       await ops.tables.putResources(update);
       return update;
     });
@@ -366,27 +360,21 @@ export class PostgresLightningStore implements LightningStore {
     p.requireString('resources_id', resourcesId);
     const parsed = parseNamedResources(resources, 'resources');
     return this.write(true, async (ops) => {
-      const now = this.now();
       const existing = await ops.tables.getResources(resourcesId, true);
-      // Upstream upserts: an unknown id is created with version 1.
-      const update: ResourcesUpdate = {
-        resources_id: resourcesId,
-        create_time: existing?.create_time ?? now,
-        update_time: now,
-        version: existing ? existing.version + 1 : 1,
-        resources: parsed,
-      };
+      const update = resourcesRecord(parsed, this.now(), { resourcesId, existing });
       await ops.tables.putResources(update);
       return update;
     });
   }
 
   async getResourcesById(resourcesId: string): Promise<ResourcesUpdate | null> {
-    return this.read(false, async (ops) => hydrate(await ops.tables.getResources(resourcesId)));
+    return this.read(false, async (ops) =>
+      hydrateResources(await ops.tables.getResources(resourcesId)),
+    );
   }
 
   async getLatestResources(): Promise<ResourcesUpdate | null> {
-    return this.read(false, async (ops) => hydrate(await ops.tables.getLatestResources()));
+    return this.read(false, async (ops) => hydrateResources(await ops.tables.getLatestResources()));
   }
 
   async queryResources(
@@ -396,7 +384,7 @@ export class PostgresLightningStore implements LightningStore {
     return this.read(false, async (ops) => {
       const page = await ops.tables.queryResources(query);
       return paginated(
-        page.items.map((u) => hydrate(u)!),
+        page.items.map((u) => hydrateResources(u)!),
         page,
         query,
       );
@@ -411,9 +399,7 @@ export class PostgresLightningStore implements LightningStore {
   }
 
   async addManySpans(spans: Span[]): Promise<Span[]> {
-    if (!Array.isArray(spans)) throw p.invalid('spans', 'expected a list');
-    for (const [i, span] of spans.entries())
-      p.checkSpan(span, spans.length === 1 ? 'span' : `spans[${i}]`);
+    checkSpans(spans);
     if (spans.length === 0) return [];
     return this.write(false, (ops) => ops.insertSpans(spans));
   }
@@ -424,9 +410,7 @@ export class PostgresLightningStore implements LightningStore {
     span: OtelSpanLike,
     sequenceId?: number | null,
   ): Promise<Span | null> {
-    if (sequenceId != null && !Number.isInteger(sequenceId)) {
-      throw p.invalid('sequence_id', `expected an integer, got ${p.describe(sequenceId)}`);
-    }
+    checkSequenceId(sequenceId);
     return this.write(false, async (ops) => {
       await ops.lockRollout(rolloutId);
       const seq = sequenceId ?? (await ops.tables.allocateSequenceIds(rolloutId, 1));
@@ -441,21 +425,13 @@ export class PostgresLightningStore implements LightningStore {
   }
 
   async getManySpanSequenceIds(rolloutAttemptIds: Array<[string, string]>): Promise<number[]> {
-    const rolloutIds = rolloutAttemptIds.map(([rolloutId], i) =>
-      p.requireString(`rollout_attempt_ids[${i}][0]`, rolloutId),
-    );
+    const { rolloutIds, counts } = sequenceIdRequests(rolloutAttemptIds);
     return this.write(false, async (ops) => {
-      const counts = new Map<string, number>();
-      for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-      const next = new Map<string, number>();
+      const first = new Map<string, number>();
       // Counter rows are locked in id order, so two batches over the same rollouts never deadlock.
       for (const id of [...counts.keys()].sort())
-        next.set(id, await ops.tables.allocateSequenceIds(id, counts.get(id)!));
-      return rolloutIds.map((id) => {
-        const value = next.get(id)!;
-        next.set(id, value + 1);
-        return value;
-      });
+        first.set(id, await ops.tables.allocateSequenceIds(id, counts.get(id)!));
+      return assignSequenceIds(rolloutIds, first);
     });
   }
 
@@ -491,14 +467,9 @@ export class PostgresLightningStore implements LightningStore {
 
   async updateWorker(workerId: string, params: UpdateWorkerParams = {}): Promise<Worker> {
     p.requireString('worker_id', workerId);
-    const stats =
-      params.heartbeat_stats === undefined
-        ? undefined
-        : p.optionalRecord('heartbeat_stats', params.heartbeat_stats);
+    const stats = heartbeatStats(params);
     return this.write(false, async (ops) => {
-      const worker = await ops.lockWorker(workerId);
-      worker.last_heartbeat_time = this.now();
-      if (stats !== undefined) worker.heartbeat_stats = stats === null ? null : { ...stats };
+      const worker = workerHeartbeat(await ops.lockWorker(workerId), stats, this.now());
       await ops.tables.putWorker(worker);
       return worker;
     });
@@ -595,16 +566,6 @@ export class PostgresLightningStore implements LightningStore {
     });
     if (finished.length > 0) this.listener.notify(finished);
   }
-}
-
-function paginated<T>(items: T[], page: Page<unknown>, query: PageQuery): PaginatedResult<T> {
-  return { items, limit: query.limit, offset: query.offset, total: page.total };
-}
-
-/** Resources always leave the store as class instances. */
-function hydrate(update: ResourcesUpdate | undefined): ResourcesUpdate | null {
-  if (!update) return null;
-  return { ...update, resources: parseNamedResources(update.resources, 'resources') };
 }
 
 /** The URL without its password, for messages. */

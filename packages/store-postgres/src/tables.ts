@@ -6,14 +6,15 @@ import type {
   Span,
   Worker,
 } from '@arclight/core';
-import type {
-  BackendCounts,
-  Page,
-  PageQuery,
-  ResourcesQuery,
-  RolloutQuery,
-  SpanQuery,
-  WorkerQuery,
+import {
+  type BackendCounts,
+  type Page,
+  type PageQuery,
+  type ResourcesQuery,
+  type RolloutQuery,
+  SPAN_FILTER_FIELDS,
+  type SpanQuery,
+  type WorkerQuery,
 } from '@arclight/store';
 import type { QueryResultRow } from 'pg';
 import {
@@ -36,6 +37,9 @@ export interface Queryable {
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
+
+/** The suffix of a span filter that matches a substring. */
+const CONTAINS = '_contains';
 
 /**
  * Record access over one connection (a transaction's client, or the pool for single-statement reads).
@@ -249,15 +253,11 @@ export class Tables {
   querySpans(query: SpanQuery): Promise<Page<Span>> {
     const where = new Conditions().require('rollout_id', query.rollout_id);
     if (query.attempt_id != null) where.require('attempt_id', query.attempt_id);
-    where
-      .equals('trace_id', query.trace_id)
-      .contains('trace_id', query.trace_id_contains)
-      .equals('span_id', query.span_id)
-      .contains('span_id', query.span_id_contains)
-      .equals('parent_id', query.parent_id)
-      .contains('parent_id', query.parent_id_contains)
-      .equals('name', query.name)
-      .contains('name', query.name_contains);
+    for (const field of SPAN_FILTER_FIELDS) {
+      const contains = field.endsWith(CONTAINS) ? field.slice(0, -CONTAINS.length) : undefined;
+      if (contains) where.contains(contains, query[field]);
+      else where.equals(field, query[field]);
+    }
     return this.page(SPANS, where, where.where(query.filter_logic), query);
   }
 

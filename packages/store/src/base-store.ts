@@ -1,10 +1,8 @@
 import {
   type Attempt,
   type AttemptedRollout,
-  generateResourcesId,
   isQueuing,
   type NamedResources,
-  NotFoundError,
   type OtelSpanLike,
   type PaginatedResult,
   parseNamedResources,
@@ -15,7 +13,7 @@ import {
   spanFromOtel,
   type Worker,
 } from '@arclight/core';
-import type { BackendCapacity, Page, PageQuery, StoreBackend } from './backend.js';
+import type { BackendCapacity, StoreBackend } from './backend.js';
 import { attemptChanges, rolloutChanges } from './changes.js';
 import type {
   DequeueManyParams,
@@ -38,6 +36,25 @@ import type {
 } from './lightning-store.js';
 import * as p from './params.js';
 import { attemptQuery, resourcesQuery, rolloutQuery, spanQuery, workerQuery } from './queries.js';
+import {
+  assignSequenceIds,
+  attemptStarted,
+  checkSequenceId,
+  checkSpans,
+  dequeueRequest,
+  enqueueLabel,
+  finishedInOrder,
+  heartbeatStats,
+  hydrateResources,
+  newAttemptRecord,
+  newRolloutRecord,
+  paginated,
+  resourcesRecord,
+  sequenceIdRequests,
+  targetAttempt,
+  waitRequest,
+  workerHeartbeat,
+} from './record-rules.js';
 import { RolloutWaiters } from './rollout-waiters.js';
 import { markWorkerIdleAfterEmptyDequeue } from './semantics/worker-sync.js';
 import { StoreOperations } from './store-operations.js';
@@ -113,8 +130,8 @@ export abstract class BaseLightningStore implements LightningStore {
     const workerId = p.optionalString('worker_id', params.worker_id);
     return this.write(true, () => {
       const latest = this.backend.getLatestResources()?.resources_id ?? null;
-      const rollout = this.ops.newRollout(params, 'preparing', latest);
-      const attempt = this.ops.newAttempt(rollout.rollout_id, 1, workerId, rollout.start_time);
+      const rollout = newRolloutRecord(params, 'preparing', latest, this.now());
+      const attempt = newAttemptRecord(rollout.rollout_id, 1, workerId, rollout.start_time);
       this.backend.insertRollout(rollout);
       this.backend.insertAttempt(attempt);
       if (workerId) this.ops.syncWorker(attempt, false);
@@ -131,13 +148,9 @@ export abstract class BaseLightningStore implements LightningStore {
     if (!Array.isArray(requests)) throw p.invalid('rollouts', 'expected a list');
     return this.write(true, () => {
       const latest = this.backend.getLatestResources()?.resources_id ?? null;
+      const now = this.now();
       const rollouts = requests.map((request, i) =>
-        this.ops.newRollout(
-          request,
-          'queuing',
-          latest,
-          requests.length === 1 ? 'rollout' : `rollouts[${i}]`,
-        ),
+        newRolloutRecord(request, 'queuing', latest, now, enqueueLabel(i, requests.length)),
       );
       for (const rollout of rollouts) this.backend.insertRollout(rollout);
       this.backend.pushQueue(rollouts.map((r) => r.rollout_id));
@@ -151,10 +164,7 @@ export abstract class BaseLightningStore implements LightningStore {
   }
 
   async dequeueManyRollouts(params: DequeueManyParams = {}): Promise<AttemptedRollout[]> {
-    const workerId = p.optionalString('worker_id', params.worker_id);
-    const limit = params.limit ?? 1;
-    if (!Number.isInteger(limit))
-      throw p.invalid('limit', `expected an integer, got ${p.describe(limit)}`);
+    const { workerId, limit } = dequeueRequest(params);
     return this.write(true, () => {
       const now = this.now();
       const dequeued: AttemptedRollout[] = [];
@@ -164,16 +174,11 @@ export abstract class BaseLightningStore implements LightningStore {
         const rollout = this.backend.getRollout(rolloutId);
         // Ids whose rollout left the queuing states while queued are skipped.
         if (!rollout || !isQueuing(rollout.status)) continue;
-        const attempt = this.ops.newAttempt(
-          rolloutId,
-          this.backend.countAttempts(rolloutId) + 1,
-          workerId,
-          now,
-        );
+        const count = this.backend.countAttempts(rolloutId);
+        const attempt = newAttemptRecord(rolloutId, count + 1, workerId, now);
         this.backend.insertAttempt(attempt);
-        rollout.status = 'preparing';
+        dequeued.push(attemptStarted(rollout, attempt));
         this.backend.putRollout(rollout);
-        dequeued.push({ ...rollout, attempt });
       }
       if (workerId) {
         const last = dequeued.at(-1);
@@ -192,17 +197,13 @@ export abstract class BaseLightningStore implements LightningStore {
     const workerId = p.optionalString('worker_id', params.worker_id);
     return this.write(true, () => {
       const rollout = this.ops.requireRollout(rolloutId);
-      const attempt = this.ops.newAttempt(
-        rolloutId,
-        this.backend.countAttempts(rolloutId) + 1,
-        workerId,
-        this.now(),
-      );
+      const count = this.backend.countAttempts(rolloutId);
+      const attempt = newAttemptRecord(rolloutId, count + 1, workerId, this.now());
       this.backend.insertAttempt(attempt);
-      rollout.status = 'preparing';
+      const attempted = attemptStarted(rollout, attempt);
       this.backend.putRollout(rollout);
       if (workerId) this.ops.syncWorker(attempt, false);
-      return { ...rollout, attempt };
+      return attempted;
     });
   }
 
@@ -232,9 +233,7 @@ export abstract class BaseLightningStore implements LightningStore {
   }
 
   async waitForRollouts(params: WaitForRolloutsParams): Promise<Rollout[]> {
-    const ids = p.listOf('rollout_ids', params.rollout_ids) ?? [];
-    const timeout = p.optionalNumber('timeout', params.timeout);
-    const deadline = timeout == null ? Number.POSITIVE_INFINITY : Date.now() + timeout * 1000;
+    const { ids, deadline } = waitRequest(params);
     const finished = new Map<string, Rollout>();
     let pending = [...new Set(ids)];
     for (;;) {
@@ -243,7 +242,7 @@ export abstract class BaseLightningStore implements LightningStore {
       if (pending.length === 0 || Date.now() >= deadline || this.closed) break;
       await this.waiters.wait(pending, deadline - Date.now());
     }
-    return ids.filter((id) => finished.has(id)).map((id) => finished.get(id)!);
+    return finishedInOrder(ids, finished);
   }
 
   // ------------------------------------------------------------------ attempts
@@ -272,19 +271,11 @@ export abstract class BaseLightningStore implements LightningStore {
     return this.write(true, () => {
       const rollout = this.ops.requireRollout(rolloutId);
       const latest = this.backend.getLatestAttempt(rolloutId);
-      if (!latest) throw new NotFoundError(`rollout ${rolloutId} has no attempts`);
-      const attempt =
-        attemptId === 'latest' || attemptId === latest.attempt_id
-          ? latest
-          : this.backend.getAttempt(rolloutId, attemptId);
-      if (!attempt)
-        throw new NotFoundError(`attempt ${attemptId} not found for rollout ${rolloutId}`);
-      return this.ops.applyAttemptUpdate(
-        rollout,
-        attempt,
-        attempt.attempt_id === latest.attempt_id,
-        changes,
+      const attempt = targetAttempt(rolloutId, attemptId, latest, (id) =>
+        this.backend.getAttempt(rolloutId, id),
       );
+      const isLatest = attempt.attempt_id === latest?.attempt_id;
+      return this.ops.applyAttemptUpdate(rollout, attempt, isLatest, changes);
     });
   }
 
@@ -293,14 +284,7 @@ export abstract class BaseLightningStore implements LightningStore {
   async addResources(resources: NamedResources): Promise<ResourcesUpdate> {
     const parsed = parseNamedResources(resources, 'resources');
     return this.write(false, () => {
-      const now = this.now();
-      const update: ResourcesUpdate = {
-        resources_id: generateResourcesId(),
-        create_time: now,
-        update_time: now,
-        version: 1,
-        resources: parsed,
-      };
+      const update = resourcesRecord(parsed, this.now());
       this.backend.putResources(update);
       return update;
     });
@@ -310,27 +294,19 @@ export abstract class BaseLightningStore implements LightningStore {
     p.requireString('resources_id', resourcesId);
     const parsed = parseNamedResources(resources, 'resources');
     return this.write(true, () => {
-      const now = this.now();
       const existing = this.backend.getResources(resourcesId);
-      // Upstream upserts: an unknown id is created with version 1.
-      const update: ResourcesUpdate = {
-        resources_id: resourcesId,
-        create_time: existing?.create_time ?? now,
-        update_time: now,
-        version: existing ? existing.version + 1 : 1,
-        resources: parsed,
-      };
+      const update = resourcesRecord(parsed, this.now(), { resourcesId, existing });
       this.backend.putResources(update);
       return update;
     });
   }
 
   async getResourcesById(resourcesId: string): Promise<ResourcesUpdate | null> {
-    return this.read(false, () => hydrate(this.backend.getResources(resourcesId)));
+    return this.read(false, () => hydrateResources(this.backend.getResources(resourcesId)));
   }
 
   async getLatestResources(): Promise<ResourcesUpdate | null> {
-    return this.read(false, () => hydrate(this.backend.getLatestResources()));
+    return this.read(false, () => hydrateResources(this.backend.getLatestResources()));
   }
 
   async queryResources(
@@ -340,7 +316,7 @@ export abstract class BaseLightningStore implements LightningStore {
     return this.read(false, () => {
       const page = this.backend.queryResources(query);
       return paginated(
-        page.items.map((u) => hydrate(u)!),
+        page.items.map((u) => hydrateResources(u)!),
         page,
         query,
       );
@@ -355,9 +331,7 @@ export abstract class BaseLightningStore implements LightningStore {
   }
 
   async addManySpans(spans: Span[]): Promise<Span[]> {
-    if (!Array.isArray(spans)) throw p.invalid('spans', 'expected a list');
-    for (const [i, span] of spans.entries())
-      p.checkSpan(span, spans.length === 1 ? 'span' : `spans[${i}]`);
+    checkSpans(spans);
     return this.write(false, () => this.ops.insertSpans(spans));
   }
 
@@ -367,9 +341,7 @@ export abstract class BaseLightningStore implements LightningStore {
     span: OtelSpanLike,
     sequenceId?: number | null,
   ): Promise<Span | null> {
-    if (sequenceId != null && !Number.isInteger(sequenceId)) {
-      throw p.invalid('sequence_id', `expected an integer, got ${p.describe(sequenceId)}`);
-    }
+    checkSequenceId(sequenceId);
     return this.write(false, () => {
       this.ops.requireAttempt(rolloutId, attemptId);
       const seq = sequenceId ?? this.backend.allocateSequenceIds(rolloutId, 1);
@@ -384,19 +356,11 @@ export abstract class BaseLightningStore implements LightningStore {
   }
 
   async getManySpanSequenceIds(rolloutAttemptIds: Array<[string, string]>): Promise<number[]> {
-    const rolloutIds = rolloutAttemptIds.map(([rolloutId], i) =>
-      p.requireString(`rollout_attempt_ids[${i}][0]`, rolloutId),
-    );
+    const { rolloutIds, counts } = sequenceIdRequests(rolloutAttemptIds);
     return this.write(false, () => {
-      const counts = new Map<string, number>();
-      for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-      const next = new Map<string, number>();
-      for (const [id, count] of counts) next.set(id, this.backend.allocateSequenceIds(id, count));
-      return rolloutIds.map((id) => {
-        const value = next.get(id)!;
-        next.set(id, value + 1);
-        return value;
-      });
+      const first = new Map<string, number>();
+      for (const [id, count] of counts) first.set(id, this.backend.allocateSequenceIds(id, count));
+      return assignSequenceIds(rolloutIds, first);
     });
   }
 
@@ -432,14 +396,9 @@ export abstract class BaseLightningStore implements LightningStore {
 
   async updateWorker(workerId: string, params: UpdateWorkerParams = {}): Promise<Worker> {
     p.requireString('worker_id', workerId);
-    const stats =
-      params.heartbeat_stats === undefined
-        ? undefined
-        : p.optionalRecord('heartbeat_stats', params.heartbeat_stats);
+    const stats = heartbeatStats(params);
     return this.write(false, () => {
-      const worker = this.ops.worker(workerId);
-      worker.last_heartbeat_time = this.now();
-      if (stats !== undefined) worker.heartbeat_stats = stats === null ? null : { ...stats };
+      const worker = workerHeartbeat(this.ops.worker(workerId), stats, this.now());
       this.backend.putWorker(worker);
       return worker;
     });
@@ -484,16 +443,6 @@ export abstract class BaseLightningStore implements LightningStore {
       this.scanning = false;
     }
   }
-}
-
-function paginated<T>(items: T[], page: Page<unknown>, query: PageQuery): PaginatedResult<T> {
-  return { items, limit: query.limit, offset: query.offset, total: page.total };
-}
-
-/** Backends may hand back plain objects; resources always leave the store as class instances. */
-function hydrate(update: ResourcesUpdate | undefined): ResourcesUpdate | null {
-  if (!update) return null;
-  return { ...update, resources: parseNamedResources(update.resources, 'resources') };
 }
 
 /** Upstream's memory fields of `statistics()`: null for an uncapped store. */

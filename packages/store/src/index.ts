@@ -23,6 +23,7 @@ export {
   spanQuery,
   workerQuery,
 } from './queries.js';
+export * from './record-rules.js';
 export { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 export { unhealthyStatus } from './semantics/watchdog.js';
 export {

@@ -1,20 +1,20 @@
 import {
   type Attempt,
   type AttemptedRollout,
-  type EnqueueRolloutRequest,
-  FINISHED_STATUSES,
-  generateAttemptId,
-  generateRolloutId,
-  isFinished,
-  isQueuing,
   NotFoundError,
-  normalizeRolloutConfig,
   type Rollout,
   type Span,
   type Worker,
 } from '@arclight/core';
 import type { StoreBackend } from './backend.js';
-import * as p from './params.js';
+import {
+  applyAttemptChanges,
+  applyRolloutChanges,
+  attemptHeartbeat,
+  collectFinished,
+  rolloutHeartbeat,
+  withLatestAttempt,
+} from './record-rules.js';
 import { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 import { unhealthyStatus } from './semantics/watchdog.js';
 import { newWorker, syncWorkerWithAttempt } from './semantics/worker-sync.js';
@@ -53,44 +53,6 @@ export class StoreOperations {
     }
   }
 
-  newRollout(
-    request: EnqueueRolloutRequest,
-    status: 'queuing' | 'preparing',
-    latestResourcesId: string | null,
-    label = 'rollout',
-  ): Rollout {
-    if (request == null || typeof request !== 'object' || !('input' in request)) {
-      throw p.invalid(`${label}.input`, 'is required');
-    }
-    const resourcesId =
-      p.optionalString(`${label}.resources_id`, request.resources_id) ?? latestResourcesId;
-    return {
-      rollout_id: generateRolloutId(),
-      input: request.input,
-      start_time: this.now(),
-      end_time: null,
-      mode: p.optionalOneOf(`${label}.mode`, request.mode, ['train', 'val', 'test'] as const),
-      resources_id: resourcesId,
-      status,
-      config: normalizeRolloutConfig(request.config, `${label}.config`),
-      metadata: { ...(p.optionalRecord(`${label}.metadata`, request.metadata) ?? {}) },
-    };
-  }
-
-  newAttempt(rolloutId: string, sequenceId: number, workerId: string | null, now: number): Attempt {
-    return {
-      rollout_id: rolloutId,
-      attempt_id: generateAttemptId(),
-      sequence_id: sequenceId,
-      start_time: now,
-      end_time: null,
-      status: 'preparing',
-      worker_id: workerId,
-      last_heartbeat_time: null,
-      metadata: null,
-    };
-  }
-
   requireRollout(rolloutId: string): Rollout {
     const rollout = this.backend.getRollout(rolloutId);
     if (!rollout) throw new NotFoundError(`rollout ${rolloutId} not found`);
@@ -118,15 +80,10 @@ export class StoreOperations {
 
   /** Applies rollout field changes: end time on terminal statuses, re-enqueue on entering a queuing status. */
   applyRolloutUpdate(rollout: Rollout, changes: Partial<Rollout>): Rollout {
-    Object.assign(rollout, changes);
-    if (changes.status !== undefined) {
-      if (FINISHED_STATUSES.includes(changes.status)) {
-        rollout.end_time = this.now();
-        this.finished.push(rollout.rollout_id);
-      }
-      if (isQueuing(changes.status) && !this.backend.queueHas(rollout.rollout_id)) {
-        this.backend.pushQueue([rollout.rollout_id]);
-      }
+    const effects = applyRolloutChanges(rollout, changes, this.now());
+    if (effects.finished) this.finished.push(rollout.rollout_id);
+    if (effects.enqueue && !this.backend.queueHas(rollout.rollout_id)) {
+      this.backend.pushQueue([rollout.rollout_id]);
     }
     this.backend.putRollout(rollout);
     return rollout;
@@ -139,20 +96,7 @@ export class StoreOperations {
     isLatest: boolean,
     changes: Partial<Attempt>,
   ): Attempt {
-    let syncWorker = false;
-    if (changes.worker_id !== undefined) {
-      attempt.worker_id = changes.worker_id;
-      syncWorker = Boolean(changes.worker_id);
-    }
-    if (changes.status !== undefined) {
-      attempt.status = changes.status;
-      if (changes.status === 'failed' || changes.status === 'succeeded')
-        attempt.end_time = this.now();
-      syncWorker ||= Boolean(attempt.worker_id);
-    }
-    if (changes.last_heartbeat_time !== undefined)
-      attempt.last_heartbeat_time = changes.last_heartbeat_time;
-    if (changes.metadata !== undefined) attempt.metadata = changes.metadata;
+    const syncWorker = applyAttemptChanges(attempt, changes, this.now());
     this.backend.putAttempt(attempt);
     if (isLatest) {
       const status = rolloutStatusFromAttempt(attempt, rollout.config);
@@ -227,41 +171,24 @@ export class StoreOperations {
     records?: { rollout: Rollout; attempt: Attempt },
   ): void {
     const attempt = records?.attempt ?? this.backend.getAttempt(rolloutId, attemptId)!;
-    attempt.last_heartbeat_time = this.now();
-    if (attempt.status === 'preparing' || attempt.status === 'unresponsive')
-      attempt.status = 'running';
+    attemptHeartbeat(attempt, this.now());
     this.backend.putAttempt(attempt);
     const latest = this.backend.getLatestAttempt(rolloutId);
     const rollout = records?.rollout ?? this.backend.getRollout(rolloutId)!;
-    // Upstream checks ["preparing", "queueing", "requeuing"]; its "queueing" typo means a queuing rollout is
-    // left alone, and we keep that behaviour.
-    if (
-      latest?.attempt_id === attemptId &&
-      (rollout.status === 'preparing' || rollout.status === 'requeuing')
-    ) {
-      rollout.status = 'running';
+    if (rolloutHeartbeat(rollout, latest?.attempt_id === attemptId))
       this.backend.putRollout(rollout);
-    }
   }
 
   withLatestAttempts(rollouts: Rollout[]): Array<Rollout | AttemptedRollout> {
     if (rollouts.length === 0) return [];
-    const latest = this.backend.latestAttempts(rollouts.map((r) => r.rollout_id));
-    return rollouts.map((rollout) => {
-      const attempt = latest.get(rollout.rollout_id);
-      return attempt ? { ...rollout, attempt } : rollout;
-    });
+    return withLatestAttempt(
+      rollouts,
+      this.backend.latestAttempts(rollouts.map((r) => r.rollout_id)),
+    );
   }
 
   /** Moves finished rollouts into `finished` and returns the ids still pending (unknown ids are dropped, as upstream). */
   collectFinished(ids: string[], finished: Map<string, Rollout>): string[] {
-    const pending: string[] = [];
-    for (const id of ids) {
-      const rollout = this.backend.getRollout(id);
-      if (!rollout) continue;
-      if (isFinished(rollout.status)) finished.set(id, rollout);
-      else pending.push(id);
-    }
-    return pending;
+    return collectFinished(ids, (id) => this.backend.getRollout(id), finished);
   }
 }

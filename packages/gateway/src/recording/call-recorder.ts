@@ -1,6 +1,8 @@
 import {
+  AttributeBag,
   type AttributeRecord,
   type JsonRecord,
+  type OpenAIApiEndpoint,
   toolCallSpanAttributes,
   toolCallSpanName,
 } from '@arclight/core';
@@ -12,7 +14,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { ApiEndpoint } from './api-endpoints.js';
 
 /** Attributes only the gateway writes (next to the `@arclight/instrumentation-openai` layout). */
 export const GatewayAttributes = Object.freeze({
@@ -30,6 +31,9 @@ export const GatewayAttributes = Object.freeze({
   ERROR_TYPE: 'error.type',
 } as const);
 
+/** The gateway records prompts and completions whole (it has no content switch). */
+const CONTENT = { captureContent: true } as const;
+
 export type PartialReason = 'abandoned' | 'timeout' | 'error';
 
 /** The span of one recorded call; every ending method is idempotent (the first one wins). */
@@ -39,21 +43,22 @@ export class CallRecorder {
   private constructor(
     private readonly tracer: Tracer,
     private readonly span: Span,
-    private readonly endpoint: ApiEndpoint,
+    private readonly endpoint: OpenAIApiEndpoint,
   ) {}
 
   static start(
     tracer: Tracer,
-    endpoint: ApiEndpoint,
+    endpoint: OpenAIApiEndpoint,
     body: JsonRecord,
     extra: AttributeRecord,
   ): CallRecorder {
-    let attributes: AttributeRecord = {};
+    const bag = new AttributeBag();
     try {
-      attributes = { ...endpoint.requestAttributes(body), ...extra };
+      endpoint.requestAttributes(body, CONTENT, bag);
     } catch {
-      attributes = { ...extra };
+      // A request the writers cannot read is still recorded, with the gateway's own attributes.
     }
+    const attributes = { ...bag.attributes, ...extra };
     const span = tracer.startSpan(
       endpoint.spanName,
       { kind: SpanKind.CLIENT, attributes },
@@ -71,8 +76,9 @@ export class CallRecorder {
     if (this.ended) return;
     this.ended = true;
     try {
-      const { attributes, toolCalls } = this.endpoint.responseAttributes(response);
-      this.span.setAttributes(attributes);
+      const bag = new AttributeBag();
+      const toolCalls = this.endpoint.responseAttributes(response, CONTENT, bag);
+      this.span.setAttributes(bag.attributes);
       if (partial) {
         this.span.setAttribute(GatewayAttributes.STREAM_PARTIAL, true);
         this.span.setAttribute(GatewayAttributes.STREAM_END_REASON, partial);
