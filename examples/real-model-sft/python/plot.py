@@ -14,7 +14,7 @@ fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
 ax.plot(xs, [r["held_out_reward"] for r in rounds], marker="o", label="held-out reward (student prompt, greedy)")
 teacher = [(r["round"], r["teacher_reward"]) for r in rounds if r.get("teacher_reward") is not None]
 if teacher:
-    ax.plot(*zip(*teacher), marker="s", linestyle="--", label="teacher reward (with examples, T=0.8)")
+    ax.plot(*zip(*teacher), marker="s", linestyle="--", label="teacher reward (tool call opening forced, T=0.5)")
 ax.set_xlabel("fine-tuning rounds completed")
 ax.set_ylabel("mean reward")
 ax.set_ylim(-0.05, 1.05)

@@ -2,8 +2,9 @@
 
 The rows are the engine's own token ids (prompt + response, the mask 1 on response tokens), so the model is trained
 on exactly the tokens the teacher produced — nothing is re-tokenized. transformers loads the GGUF, PEFT trains
-a LoRA with a plain torch loop (loss on the masked tokens only), the LoRA is merged, and llama.cpp's
-convert_hf_to_gguf.py writes the merged weights back as an f16 GGUF that node-llama-cpp serves.
+a LoRA with a plain torch loop (loss on the masked tokens only), the LoRA is merged, llama.cpp's
+convert_hf_to_gguf.py writes the merged weights as f16 tensors, and they are stored under the original GGUF's metadata
+(tokenizer, rope base: see restore_metadata) in the GGUF that node-llama-cpp serves.
 
 Prints progress lines, and the new GGUF's path as the last line.
 """
@@ -59,6 +60,39 @@ def convert_to_gguf(hf_dir: pathlib.Path, out: pathlib.Path, llama_cpp: pathlib.
     result = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"convert_hf_to_gguf.py failed:\n{result.stderr[-4000:]}")
+
+
+def restore_metadata(original: pathlib.Path, converted: pathlib.Path, out: pathlib.Path, llama_cpp: pathlib.Path) -> None:
+    """Writes `converted`'s tensors under `original`'s metadata.
+
+    transformers' save_pretrained of a model loaded from a GGUF writes a config and tokenizer that llama.cpp's
+    converter misreads: the rope base (transformers 5's `rope_parameters`) is lost, so the GGUF falls back to 10,000
+    instead of 100,000, and SmolLM2's BPE tokenizer comes out as a SentencePiece one with the wrong EOS id, which
+    llama.cpp cannot load. The architecture is unchanged by a merged LoRA, so the original metadata is the right one.
+    """
+    sys.path.insert(0, str(llama_cpp / "gguf-py"))
+    from gguf import GGUFReader, GGUFValueType, GGUFWriter
+
+    src = GGUFReader(original)
+    conv = GGUFReader(converted)
+    src_names = {t.name for t in src.tensors}
+    conv_names = {t.name for t in conv.tensors}
+    if src_names != conv_names:
+        sys.exit(f"converted tensors differ from the original's: {sorted(src_names ^ conv_names)[:10]}")
+    writer = GGUFWriter(out, arch=src.fields["general.architecture"].contents())
+    for key, field in src.fields.items():
+        if key.startswith("GGUF.") or key == "general.architecture":
+            continue
+        taken = conv.fields[key] if key == "general.file_type" else field
+        vtype = taken.types[0]
+        sub_type = taken.types[-1] if vtype == GGUFValueType.ARRAY else None
+        writer.add_key_value(key, taken.contents(), vtype, sub_type=sub_type)
+    for tensor in conv.tensors:
+        writer.add_tensor(tensor.name, tensor.data, raw_dtype=tensor.tensor_type)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
 
 
 def main() -> None:
@@ -118,9 +152,12 @@ def main() -> None:
     hf_dir = out / "hf"
     merged.save_pretrained(hf_dir)
     tokenizer.save_pretrained(hf_dir)
+    converted = out / "converted.f16.gguf"
     target = out / "model.f16.gguf"
     t2 = time.time()
-    convert_to_gguf(hf_dir, target, pathlib.Path(args.llama_cpp))
+    convert_to_gguf(hf_dir, converted, pathlib.Path(args.llama_cpp))
+    restore_metadata(gguf, converted, target, pathlib.Path(args.llama_cpp))
+    converted.unlink()
     print(f"wrote {target.name} in {time.time() - t2:.0f} s", flush=True)
     print(target)
 
