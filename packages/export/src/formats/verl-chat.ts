@@ -77,7 +77,7 @@ function verlTools(tools: ChatTool[]): VerlTool[] | null {
 
 export interface VerlSftRow {
   messages: VerlMessage[];
-  tools: VerlTool[] | null;
+  tools: VerlTool[];
   rollout_id: string;
   task_id: string;
   reward: number;
@@ -100,7 +100,8 @@ export const verlSftFormat: RolloutFormat<VerlSftRow> = {
     if (!passesMinReward(rollout, options.minReward, skip)) return [];
     return conversationsWithSkips(rollout, skip).map((c) => ({
       messages: c.messages.map(verlMessage),
-      tools: verlTools(c.tools),
+      // An empty list, not null: verl's MultiTurnSFTDataset iterates every row's tools (null raises TypeError).
+      tools: verlTools(c.tools) ?? [],
       rollout_id: rollout.rollout_id,
       task_id: rollout.task_id,
       reward: rollout.reward,

@@ -269,9 +269,10 @@ def verl_sft(path: str) -> Dict[str, Any]:
     from verl.utils.dataset.multiturn_sft_dataset import MultiTurnSFTDataset
 
     ds = MultiTurnSFTDataset(path, TOKENIZER, {"max_length": 8192, "truncation": "error"})
-    # Only the first row: verl 0.9.1 raises `TypeError: 'NAType' object is not iterable` on a row whose `tools`
-    # cell is null (a conversation without tools), which the export writes today (see the trainers-data report).
-    item = ds[0]
+    # Every row goes through verl's own __getitem__ (verl 0.9.1 raised `TypeError: 'NAType' object is not iterable`
+    # on a null `tools` cell; rows without tools now hold an empty list); the first one is trained on.
+    items = [ds[i] for i in range(len(ds))]
+    item = items[0]
     model = build_model()
     ids = item["input_ids"][None]
     logits = model(input_ids=ids, attention_mask=item["attention_mask"][None]).logits[0, :-1]

@@ -55,7 +55,7 @@ type TrainFormat = (typeof FORMATS)[number];
 const EXAMPLES: Record<string, readonly TrainFormat[]> = {
   'research-agent': FORMATS,
   'calc-agent': ['trl-sft', 'trl-sft-tokens', 'verl-trajectory-parquet'],
-  'agents-handoff': ['trl-sft', 'trl-kto', 'verl-trajectory-jsonl'],
+  'agents-handoff': ['trl-sft', 'trl-kto', 'verl-trajectory-jsonl', 'verl-sft'],
   'sql-agent': ['trl-kto', 'verl-parquet', 'verl-rlhf'],
 };
 
@@ -261,6 +261,8 @@ describe('the examples’ stores, exported and trained by the real consumers', (
       rows: 5,
       prefix_breaks: 0,
     });
+    // agents-handoff's conversations offer no tools: verl's MultiTurnSFTDataset loads every one of its rows.
+    expect(trained('agents-handoff/verl-sft').rows).toBe(summaries['agents-handoff/verl-sft']!.rows);
     const handoff = summaries['agents-handoff/verl-trajectory-jsonl']!.merge!;
     expect(handoff.merged_calls).toBeGreaterThan(0);
     expect(Object.keys(handoff.breaks_by_reason)).toEqual(
