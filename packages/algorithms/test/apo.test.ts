@@ -66,13 +66,24 @@ describe('APO on the simulated room selector (Trainer + in-process runners + fix
   let world: World;
   let run: Run;
 
+  const warnings: Array<string | undefined> = [];
+  const onWarning = (w: Error & { code?: string }) => warnings.push(w.code);
+
   beforeAll(async () => {
+    process.on('warning', onWarning);
     world = await roomWorld();
     run = await runApo(world, 3);
   });
   afterAll(async () => {
     await run?.store.close();
     await world?.close();
+  });
+
+  it("records nothing for APO's own critic/editor calls through the instrumented SDK (no outside-rollout warning)", async () => {
+    // Let process.emitWarning's next-tick delivery run.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('ARCLIGHT_SPANS_OUTSIDE_ROLLOUT');
   });
 
   it('improves the validation reward over the seed prompt', () => {

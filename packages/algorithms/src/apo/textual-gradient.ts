@@ -1,4 +1,6 @@
 import type { Logger } from '@arclight/core';
+import { context } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import type OpenAI from 'openai';
 import type { SeededRandom } from '../random.js';
 import { type RolloutResultForAPO, renderExperiments } from './experiments.js';
@@ -17,11 +19,15 @@ async function complete(
   model: string,
   messages: PromptMessage[],
 ): Promise<string | null> {
-  const response = await setup.client.chat.completions.create({
-    model,
-    messages,
-    temperature: setup.options.diversityTemperature,
-  });
+  // APO's own critique/edit calls are not the agent's: with tracing suppressed, an instrumented OpenAI SDK in the
+  // same process records nothing for them (and does not warn that an LLM call happened outside a rollout).
+  const response = await context.with(suppressTracing(context.active()), () =>
+    setup.client.chat.completions.create({
+      model,
+      messages,
+      temperature: setup.options.diversityTemperature,
+    }),
+  );
   const content = response.choices[0]?.message?.content;
   return typeof content === 'string' && content.trim() !== '' ? content : null;
 }
