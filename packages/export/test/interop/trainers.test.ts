@@ -262,7 +262,9 @@ describe('the examples’ stores, exported and trained by the real consumers', (
       prefix_breaks: 0,
     });
     // agents-handoff's conversations offer no tools: verl's MultiTurnSFTDataset loads every one of its rows.
-    expect(trained('agents-handoff/verl-sft').rows).toBe(summaries['agents-handoff/verl-sft']!.rows);
+    expect(trained('agents-handoff/verl-sft').rows).toBe(
+      summaries['agents-handoff/verl-sft']!.rows,
+    );
     const handoff = summaries['agents-handoff/verl-trajectory-jsonl']!.merge!;
     expect(handoff.merged_calls).toBeGreaterThan(0);
     expect(Object.keys(handoff.breaks_by_reason)).toEqual(
