@@ -29,6 +29,8 @@ export const SKIP_FIXES: Readonly<Record<string, string>> = {
   no_reward_difference:
     'the rollouts of a task all have the same reward (emit rewards, or lower the DPO margin minRewardGap)',
   no_pairable_conversations: 'best and worst rollouts share no prompt with different replies',
+  identical_first_replies:
+    'openai-dpo compares only the first reply after the shared prompt, and the best and worst rollouts start with the same one (use trl-dpo, which compares whole conversations)',
   not_best_or_worst: 'only the best and worst rollout of a task form a pair (not an error)',
 };
 

@@ -18,7 +18,7 @@ export interface ExportSummary {
   /**
    * Rollouts skipped, by reason: `unfinished`, `status`, `mode`, `since` (filtered while reading a store),
    * `no_attempt`, `no_spans`, `adapter_error` (reading a store), `no_llm_calls`, `no_token_ids`, `no_messages`, `below_min_reward`, `single_rollout_task`,
-   * `no_reward_difference`, `not_best_or_worst`, `no_pairable_conversations`.
+   * `no_reward_difference`, `not_best_or_worst`, `no_pairable_conversations`, `identical_first_replies` (openai-dpo).
    */
   skipped_rollouts: Record<string, number>;
   /** Triplets a format could not use, by reason (`no_token_ids`, `no_messages`). */

@@ -105,6 +105,31 @@ describe('preference formats (best vs worst rollout of a task)', () => {
     expect(rows[0]!.non_preferred_output[0]!.tool_calls![0]!.id).toBe('call_b');
   });
 
+  it('openai-dpo says why when best and worst start with the same reply', async () => {
+    // The same tool call first, different final answers: a whole-conversation pair, but no first-reply pair.
+    const [toolCall, answer] = SCENARIO[0]!.calls;
+    const otherAnswer = { ...answer!, reply: { role: 'assistant' as const, content: 'answer z' } };
+    const records = [
+      recordOf({
+        rollout_id: 'ro-x1',
+        input: { question: 'q1' },
+        calls: [toolCall!, answer!],
+        reward: 1,
+      }),
+      recordOf({
+        rollout_id: 'ro-x2',
+        input: { question: 'q1' },
+        calls: [toolCall!, otherAnswer],
+        reward: 0,
+      }),
+    ];
+    await expect(exportJsonl(records, { format: 'openai-dpo' })).rejects.toThrow(
+      /2 rollout\(s\) skipped, identical_first_replies: openai-dpo compares only the first reply/,
+    );
+    const { summary } = await exportJsonl(records, { format: 'openai-dpo', allowEmpty: true });
+    expect(summary.skipped_rollouts.identical_first_replies).toBe(2);
+  });
+
   it('trl-kto labels every conversation by the rollout reward', async () => {
     const { rows } = await exportJsonl<TrlKtoRow>(records(), { format: 'trl-kto' });
     expect(rows.map((r) => r.label)).toEqual([true, false, true, true, true, false, false, false]);

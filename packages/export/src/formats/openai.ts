@@ -52,10 +52,16 @@ export const openaiDpoFormat: TaskFormat<OpenAiDpoRow> = {
   output: { kind: 'jsonl' },
   rows(group, options, skip) {
     const rows: OpenAiDpoRow[] = [];
+    let identical = 0;
     for (const { chosen, rejected } of preferencePairs(group, options, skip)) {
       const preferred = chosen.messages[chosen.prompt_length]!;
       const nonPreferred = rejected.messages[rejected.prompt_length]!;
-      if (messageKey(preferred) === messageKey(nonPreferred)) continue;
+      // OpenAI compares only the first reply: a pair that differs later (e.g. after a tool result) has nothing to
+      // prefer here.
+      if (messageKey(preferred) === messageKey(nonPreferred)) {
+        identical++;
+        continue;
+      }
       rows.push({
         input: {
           messages: chosen.messages.slice(0, chosen.prompt_length).map(openaiMessage),
@@ -65,6 +71,7 @@ export const openaiDpoFormat: TaskFormat<OpenAiDpoRow> = {
         non_preferred_output: [openaiMessage(nonPreferred)],
       });
     }
+    if (rows.length === 0 && identical > 0) skip.rollout('identical_first_replies', 2);
     return rows;
   },
 };
