@@ -15,6 +15,7 @@ import {
   writeExport,
 } from '../../src/index.js';
 import { recordOf } from '../support/fixtures.js';
+import { validateWithPython } from '../support/python.js';
 import { SCENARIO } from '../support/scenario.js';
 
 /**
@@ -58,6 +59,9 @@ const EXAMPLES: Record<string, readonly TrainFormat[]> = {
   'agents-handoff': ['trl-sft', 'trl-kto', 'verl-trajectory-jsonl', 'verl-sft'],
   'sql-agent': ['trl-kto', 'verl-parquet', 'verl-rlhf'],
 };
+
+/** OpenAI's formats have no trainer to run here: they pass OpenAI's documented fine-tuning file rules instead. */
+const OPENAI_FORMATS = ['openai-sft', 'openai-dpo'] as const satisfies readonly FormatName[];
 
 const extension = (format: string) =>
   format.endsWith('parquet') || format === 'verl-sft' || format === 'verl-rlhf'
@@ -112,7 +116,8 @@ beforeAll(async () => {
   for (const [example, formats] of Object.entries(EXAMPLES)) {
     const store = new SqliteLightningStore({ path: await runExample(example, dir) });
     try {
-      for (const format of new Set<FormatName>([...formats, 'verl-trajectory-jsonl'])) {
+      const extra: FormatName[] = example === 'research-agent' ? [...OPENAI_FORMATS] : [];
+      for (const format of new Set<FormatName>([...formats, 'verl-trajectory-jsonl', ...extra])) {
         const name = `${example}/${format}`;
         const path = join(dir, `${example}-${format}.${extension(format)}`);
         summaries[name] = await exportFromStore(store, { format, out: path });
@@ -253,6 +258,24 @@ describe('the examples’ stores, exported and trained by the real consumers', (
     expect(summaries['research-agent/trl-dpo']!.rows).toBe(4);
     expect(trained('research-agent/trl-dpo').rows_with_tools).toBe(4);
   });
+
+  it("research-agent: the OpenAI formats pass OpenAI's fine-tuning file rules", async () => {
+    const results = await validateWithPython(
+      OPENAI_FORMATS.map((format) => ({
+        format,
+        name: `research-agent/${format}`,
+        path: files[`research-agent/${format}`]!,
+      })),
+    );
+    for (const format of OPENAI_FORMATS) {
+      const name = `research-agent/${format}`;
+      expect(summaries[name]!.rows).toBeGreaterThan(0);
+      expect(results[name], `${name}: ${results[name]?.error}`).toMatchObject({
+        ok: true,
+        rows: summaries[name]!.rows,
+      });
+    }
+  }, 120_000);
 
   it('calc-agent and agents-handoff (other instrumentations) merge too; sql-agent breaks only between agents', () => {
     expect(summaries['calc-agent/verl-trajectory-jsonl']!.merge).toMatchObject({
