@@ -9,6 +9,7 @@ export default defineConfig({
     // `npm run test:unit` excludes test/interop/, i.e. every file here.
     passWithNoTests: true,
     testTimeout: 300_000,
-    hookTimeout: 400_000,
+    // Room for createScratchApp's retries when the registry refuses tarballs for a while.
+    hookTimeout: 900_000,
   },
 });

@@ -57,8 +57,13 @@ export interface ScratchApp {
  * with `overrides`), everything else from the registry through npm's cache (`--prefer-offline`). Throws with
  * npm's output when the install fails.
  */
-/** npm install is retried (twice) only when the registry connection failed, never for a real resolution error. */
-const INSTALL_ATTEMPTS = 3;
+/**
+ * npm install is retried only when the registry connection failed, never for a real resolution error: up to 5
+ * attempts, waiting 10, 20, 40 and 60 s between them (the registry proxy here has refused tarballs with
+ * SELF_SIGNED_CERT_IN_CHAIN in bursts of minutes; tarballs fetched by a failed attempt stay in npm's cache).
+ */
+const INSTALL_ATTEMPTS = 5;
+const RETRY_WAITS_MS = [10_000, 20_000, 40_000, 60_000];
 // Connection failures (a proxy's certificate hiccup, resets, DNS), and ERESOLVE on a package whose metadata never
 // arrived ("Found: name@undefined"), which npm reports instead of the failed fetch.
 const TRANSIENT_REGISTRY_ERROR =
@@ -103,7 +108,7 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
     );
     if (installOutput.code === 0 || attempt === INSTALL_ATTEMPTS) break;
     if (!TRANSIENT_REGISTRY_ERROR.test(`${installOutput.stdout}\n${installOutput.stderr}`)) break;
-    await new Promise((resolve) => setTimeout(resolve, 5_000 * attempt));
+    await new Promise((resolve) => setTimeout(resolve, RETRY_WAITS_MS[attempt - 1]));
   }
   if (installOutput.code !== 0) {
     const output = `${installOutput.stdout}\n${installOutput.stderr}`;
