@@ -3,12 +3,7 @@ import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.
 export { NotFoundError, StoreClosedError, StoreError, ValidationError } from '@arclight/core';
 export * from './backend.js';
 export { BackendLightningStore, type BaseStoreOptions } from './backend-store.js';
-export {
-  type Awaitable,
-  BaseLightningStore,
-  type StoreClockOptions,
-  type StoreSteps,
-} from './base-store.js';
+export { BaseLightningStore, type StoreClockOptions } from './base-store.js';
 // Building blocks for LightningStore implementations outside this package (e.g. @arclight/store-postgres),
 // so that every backend shares one validation and one set of record-level rules.
 export { attemptChanges, rolloutChanges } from './changes.js';

@@ -18,9 +18,9 @@ import type {
   RolloutQuery,
   SpanQuery,
   StoreBackend,
+  StoreSteps,
   WorkerQuery,
 } from './backend.js';
-import type { StoreSteps } from './base-store.js';
 import type { EnqueueRolloutParams, StartRolloutParams } from './lightning-store.js';
 import {
   applyAttemptChanges,
