@@ -204,11 +204,12 @@ function labelOf(request: HttpRequest): string {
 }
 
 function parseJsonBody(bytes: Uint8Array, label: string): unknown {
+  if (bytes.length === 0) return null;
   const text = decoder.decode(bytes);
-  if (text.trim() === '') return null;
   try {
     return JSON.parse(text);
   } catch (error) {
+    if (text.trim() === '') return null;
     throw errorFromNetworkBody(label, text, error);
   }
 }
