@@ -47,15 +47,13 @@ export function encodeSpansAsOtlp(spans: readonly Span[]): Uint8Array {
     w.tag(1, 2); // ResourceSpans.resource
     const resourceStart = w.open();
     writeAttributes(w, resource.attributes, 1);
-    w.tag(2, 0); // Resource.dropped_attributes_count
-    w.uint32(0);
+    w.varintField(2, 0); // Resource.dropped_attributes_count
     w.close(resourceStart);
     w.tag(2, 2); // ResourceSpans.scope_spans
     const scopeSpans = w.open();
     w.tag(1, 2); // ScopeSpans.scope
     const scope = w.open();
-    w.tag(1, 2);
-    w.string(SCOPE_NAME);
+    w.stringField(1, SCOPE_NAME);
     w.close(scope);
     for (const span of members) {
       w.tag(2, 2); // ScopeSpans.spans
@@ -63,8 +61,7 @@ export function encodeSpansAsOtlp(spans: readonly Span[]): Uint8Array {
     }
     w.close(scopeSpans);
     if (resource.schema_url) {
-      w.tag(3, 2); // ResourceSpans.schema_url
-      w.string(resource.schema_url);
+      w.stringField(3, resource.schema_url); // ResourceSpans.schema_url
     }
     w.close(resourceSpans);
   }
@@ -105,8 +102,7 @@ function writeSpan(w: OtlpWriter, span: Span): void {
     w.tag(4, 2);
     w.hexBytes(span.parent_id);
   }
-  w.tag(5, 2);
-  w.string(span.name);
+  w.stringField(5, span.name);
   w.tag(7, 1);
   writeTime(w, span.start_time);
   w.tag(8, 1);
@@ -124,22 +120,18 @@ function writeSpan(w: OtlpWriter, span: Span): void {
   for (let id = 0; id < ID_ATTRIBUTES.length; id++) {
     if (!(present & (1 << id))) writeKeyValue(w, 9, ID_ATTRIBUTES[id]!, ids[id]);
   }
-  w.tag(10, 0);
-  w.uint32(0);
+  w.varintField(10, 0);
   for (const event of span.events) {
     w.tag(11, 2);
     const eventStart = w.open();
     w.tag(1, 1);
     writeTime(w, event.timestamp);
-    w.tag(2, 2);
-    w.string(event.name);
+    w.stringField(2, event.name);
     if (event.attributes) writeAttributes(w, event.attributes, 3);
-    w.tag(4, 0);
-    w.uint32(0);
+    w.varintField(4, 0);
     w.close(eventStart);
   }
-  w.tag(12, 0);
-  w.uint32(0);
+  w.varintField(12, 0);
   for (const link of span.links) {
     w.tag(13, 2);
     const linkStart = w.open();
@@ -149,22 +141,18 @@ function writeSpan(w: OtlpWriter, span: Span): void {
     w.hexBytes(link.context.span_id);
     writeTraceState(w, 3, link.context);
     if (link.attributes) writeAttributes(w, link.attributes, 4);
-    w.tag(5, 0);
-    w.uint32(0);
+    w.varintField(5, 0);
     w.tag(6, 5);
     w.fixed32(spanFlags(link.context.is_remote));
     w.close(linkStart);
   }
-  w.tag(14, 0);
-  w.uint32(0);
+  w.varintField(14, 0);
   w.tag(15, 2);
   const status = w.open();
   if (span.status.description) {
-    w.tag(2, 2);
-    w.string(span.status.description);
+    w.stringField(2, span.status.description);
   }
-  w.tag(3, 0);
-  w.uint32(statusCode(span.status.status_code));
+  w.varintField(3, statusCode(span.status.status_code));
   w.close(status);
   w.tag(16, 5);
   w.fixed32(spanFlags(span.parent_id != null ? (span.parent?.is_remote ?? false) : false));
@@ -195,8 +183,7 @@ function writeAttributes(w: OtlpWriter, attributes: Attributes, field: number): 
 function writeKeyValue(w: OtlpWriter, field: number, key: string, value: unknown): void {
   w.tag(field, 2);
   const start = w.open();
-  w.tag(1, 2);
-  w.string(key);
+  w.stringField(1, key);
   w.tag(2, 2);
   const valueStart = w.open();
   writeAnyValue(w, value);
@@ -211,12 +198,10 @@ const INT64_LIMIT = 2 ** 63;
 function writeAnyValue(w: OtlpWriter, value: unknown): void {
   switch (typeof value) {
     case 'string':
-      w.tag(1, 2);
-      w.string(value);
+      w.stringField(1, value);
       return;
     case 'boolean':
-      w.tag(2, 0);
-      w.uint32(value ? 1 : 0);
+      w.varintField(2, value ? 1 : 0);
       return;
     case 'number':
       if (Number.isInteger(value) && value >= INT64_MIN && value < INT64_LIMIT) {

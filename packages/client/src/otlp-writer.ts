@@ -33,6 +33,18 @@ export class OtlpWriter {
     this.uint32((field << 3) | wireType);
   }
 
+  /** A varint field (wire type 0) of a value in [0, 2^32). */
+  varintField(field: number, value: number): void {
+    this.tag(field, 0);
+    this.uint32(value);
+  }
+
+  /** A string field (wire type 2). */
+  stringField(field: number, text: string): void {
+    this.tag(field, 2);
+    this.string(text);
+  }
+
   /** A varint of a value in [0, 2^32). */
   uint32(value: number): void {
     this.ensure(5);

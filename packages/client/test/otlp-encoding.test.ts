@@ -1,4 +1,4 @@
-import type { Attributes, AttributeValue, Span, SpanContext } from '@arclight/core';
+import type { Attributes, AttributeValue, OtelResource, Span, SpanContext } from '@arclight/core';
 import { decodeProtobufTraces, otlpToSpans } from '@arclight/server';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
@@ -107,7 +107,7 @@ function generator(seed: number) {
       end_time: time(),
       context: context(traceId, spanId),
       parent: parentId === null ? null : context(traceId, parentId),
-      resource: pick([
+      resource: pick<OtelResource>([
         { attributes: {}, schema_url: '' },
         {
           attributes: { 'service.name': 'svc' },
