@@ -192,9 +192,7 @@ function report(title, { byStage, byFunction, busy, busyShare, callers }) {
 }
 
 const requests =
-  kind === 'ingest'
-    ? result.completed / 100
-    : result.completed * (result.requestsPerLifecycle ?? (kind === 'otlp' ? 3 : 12));
+  kind === 'ingest' ? result.completed / 100 : result.completed * (kind === 'otlp' ? 3 : 12);
 console.log(
   `${values.backend}, ${values.cell}: ${Math.round(result.rate)}/s (${result.completed} in ${result.seconds.toFixed(2)} s; ` +
     `${requests} requests)${result.notes.length ? ` notes: ${result.notes.join('; ')}` : ''}`,
