@@ -95,7 +95,9 @@ async function drive(clients, total, deadline, spanPath) {
   const cycle = async (client, params) => {
     const turn = await client.runnerCycle(params);
     state.extension = turn.extension;
-    state.requests += turn.extension ? 1 : (params.finish ? 1 : 0) + (params.dequeue === false ? 0 : 1);
+    state.requests += turn.extension
+      ? 1
+      : (params.finish ? 1 : 0) + (params.dequeue === false ? 0 : 1);
     if (turn.finishError) throw turn.finishError;
     if (params.finish) {
       state.completed++;
