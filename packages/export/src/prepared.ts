@@ -77,14 +77,14 @@ function logprobsOf(
   return { values, entries };
 }
 
-function prepareCall(
-  triplet: Triplet,
-  index: number,
-  callMessages: CallMessages | null | undefined,
-): PreparedCall {
-  const prompt_ids = nonEmpty(asIntList(field(triplet.prompt, 'token_ids')));
-  const response_ids = nonEmpty(asIntList(field(triplet.response, 'token_ids')));
-  const { values, entries } = logprobsOf(triplet.response, response_ids);
+interface CallChat {
+  prompt_messages: ChatMessage[];
+  response_message: ChatMessage | null;
+  finish_reason: string | null;
+  tools: ChatTool[];
+}
+
+function chatOf(triplet: Triplet, callMessages: CallMessages | null | undefined): CallChat {
   const completion = completionOf(field(triplet.response, 'raw_content'));
   let prompt_messages = normalizeMessages(field(triplet.prompt, 'raw_content'));
   let response_message = completion.message;
@@ -97,21 +97,67 @@ function prepareCall(
     if (endsWithReply) response_message = last;
     if (callMessages.tools && callMessages.tools.length > 0) tools = callMessages.tools;
   }
-  return {
-    turn_index: index,
-    triplet,
-    agent_name: asString(triplet.metadata.agent_name),
-    response_id: asString(triplet.metadata.response_id),
-    prompt_ids,
-    response_ids,
-    logprobs: values,
-    logprob_entries: entries,
-    prompt_messages,
-    response_message,
-    finish_reason: completion.finish_reason,
-    tools,
-    call_reward: typeof triplet.reward === 'number' ? triplet.reward : null,
-  };
+  return { prompt_messages, response_message, finish_reason: completion.finish_reason, tools };
+}
+
+/**
+ * Ids, names and rewards are read up front; messages and logprobs on first use, once: token formats never read
+ * the messages, chat formats never read the logprobs, and both extractions walk every message or token.
+ */
+class LazyPreparedCall implements PreparedCall {
+  readonly agent_name: string | null;
+  readonly response_id: string | null;
+  readonly prompt_ids: number[] | null;
+  readonly response_ids: number[] | null;
+  readonly call_reward: number | null;
+  #logprobs: { values: number[] | null; entries: unknown[] | null } | undefined;
+  #chat: CallChat | undefined;
+
+  constructor(
+    readonly triplet: Triplet,
+    readonly turn_index: number,
+    private readonly callMessages: CallMessages | null | undefined,
+  ) {
+    this.agent_name = asString(triplet.metadata.agent_name);
+    this.response_id = asString(triplet.metadata.response_id);
+    this.prompt_ids = nonEmpty(asIntList(field(triplet.prompt, 'token_ids')));
+    this.response_ids = nonEmpty(asIntList(field(triplet.response, 'token_ids')));
+    this.call_reward = typeof triplet.reward === 'number' ? triplet.reward : null;
+  }
+
+  private get extractedLogprobs(): { values: number[] | null; entries: unknown[] | null } {
+    this.#logprobs ??= logprobsOf(this.triplet.response, this.response_ids);
+    return this.#logprobs;
+  }
+
+  get logprobs(): number[] | null {
+    return this.extractedLogprobs.values;
+  }
+
+  get logprob_entries(): unknown[] | null {
+    return this.extractedLogprobs.entries;
+  }
+
+  private get chat(): CallChat {
+    this.#chat ??= chatOf(this.triplet, this.callMessages);
+    return this.#chat;
+  }
+
+  get prompt_messages(): ChatMessage[] {
+    return this.chat.prompt_messages;
+  }
+
+  get response_message(): ChatMessage | null {
+    return this.chat.response_message;
+  }
+
+  get finish_reason(): string | null {
+    return this.chat.finish_reason;
+  }
+
+  get tools(): ChatTool[] {
+    return this.chat.tools;
+  }
 }
 
 export interface PrepareOptions {
@@ -132,6 +178,6 @@ export function prepareRollout(
     mode: record.rollout.mode,
     reward: found ? value : (options.rewardFillna ?? 0),
     has_reward: found,
-    calls: record.triplets.map((t, i) => prepareCall(t, i, record.messages?.[i])),
+    calls: record.triplets.map((t, i) => new LazyPreparedCall(t, i, record.messages?.[i])),
   };
 }

@@ -1,4 +1,4 @@
-import { messageKey } from './messages.js';
+import { sameMessage } from './messages.js';
 import type { PreparedCall } from './prepared.js';
 
 /**
@@ -117,13 +117,13 @@ function breakReason(previous: PreparedCall, call: PreparedCall): PrefixBreakRea
   const before = previous.prompt_messages;
   const now = call.prompt_messages;
   if (before.length > 0 && now.length > 0 && before[0]!.role === 'system') {
-    if (messageKey(before[0]!) !== messageKey(now[0]!)) return 'system_prompt_changed';
+    if (!sameMessage(before[0]!, now[0]!)) return 'system_prompt_changed';
   }
   const reply = previous.response_message;
   const expected = reply ? [...before, reply] : before;
   if (now.length < expected.length) return 'history_rewritten';
   for (let i = 0; i < expected.length; i++) {
-    if (messageKey(expected[i]!) !== messageKey(now[i]!)) return 'history_rewritten';
+    if (!sameMessage(expected[i]!, now[i]!)) return 'history_rewritten';
   }
   return 'token_drift';
 }
