@@ -26,7 +26,8 @@ const usable = (call: PreparedCall): boolean =>
 /** Does `prompt` start with `messages` (message by message, as `messageKey` compares them)? */
 function startsWith(prompt: ChatMessage[], messages: ChatMessage[]): boolean {
   if (prompt.length < messages.length) return false;
-  for (let i = 0; i < messages.length; i++) if (!sameMessage(prompt[i]!, messages[i]!)) return false;
+  for (let i = 0; i < messages.length; i++)
+    if (!sameMessage(prompt[i]!, messages[i]!)) return false;
   return true;
 }
 
