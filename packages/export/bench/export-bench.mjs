@@ -2,7 +2,8 @@
 // 1. adapter: synthetic agent spans (10 per rollout, 4 LLM calls) → TracerTraceToTriplet, spans/s;
 // 2. writers: 1M spans' worth of records (ARCLIGHT_BENCH_SPANS, default 1,000,000 → 100,000 rollouts) in
 //    memory, made by cycling a pool of adapted rollouts under fresh rollout/task ids and written in every format
-//    (ARCLIGHT_BENCH_FORMATS picks some): the rows/s of @arclight/export itself;
+//    (ARCLIGHT_BENCH_FORMATS picks some): the rows/s of @arclight/export itself (ARCLIGHT_BENCH_KEEP=<dir> keeps
+//    the files, e.g. to check that a speed-up left every byte of the output unchanged);
 // 3. end to end: exportFromStore from a temp SQLite store of ARCLIGHT_BENCH_STORE_SPANS spans (default
 //    100,000): paginated reads + adapter + writer, in ARCLIGHT_BENCH_STORE_FORMATS (default verl-parquet,
 //    verl-jsonl, trl-dpo).
