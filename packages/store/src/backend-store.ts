@@ -1,4 +1,4 @@
-import type { BackendCapacity, BackendCounts, StoreBackend } from './backend.js';
+import type { Awaitable, BackendCapacity, BackendCounts, StoreBackend } from './backend.js';
 import { BaseLightningStore, type StoreClockOptions } from './base-store.js';
 import { type ArmedWait, RolloutWaiters } from './rollout-waiters.js';
 import { StoreOperations } from './store-operations.js';
@@ -26,26 +26,43 @@ export abstract class BackendLightningStore extends BaseLightningStore<StoreOper
     this.ops = new StoreOperations(backend, this.now);
   }
 
-  protected override write<T>(scan: boolean, step: (ops: StoreOperations) => T): T {
+  /** Returns the step's result, or with group commit (SQLite) a promise of it that settles after the commit. */
+  protected override write<T>(
+    scan: boolean,
+    step: (ops: StoreOperations) => Awaitable<T>,
+  ): Awaitable<T> {
     this.ensureOpen();
     if (scan) this.scanForUnhealthyRollouts();
     const { result, finished } = this.backend.transaction(() => {
       this.ops.finished = [];
-      const value = step(this.ops);
+      const value = step(this.ops) as T; // StoreOperations' steps are synchronous
       return { result: value, finished: this.ops.finished };
     });
     this.ops.finished = [];
-    if (finished.length > 0) this.waiters.notify(finished);
-    return result;
+    const pending = this.backend.pendingCommit?.();
+    if (pending === undefined) {
+      if (finished.length > 0) this.waiters.notify(finished);
+      return result;
+    }
+    return pending.then(() => {
+      if (finished.length > 0) this.waiters.notify(finished);
+      return result;
+    });
   }
 
-  protected override read<T>(scan: boolean, step: (ops: StoreOperations) => T): T {
+  /** Like `write`: a read that saw writes of a pending group commit answers after that commit. */
+  protected override read<T>(
+    scan: boolean,
+    step: (ops: StoreOperations) => Awaitable<T>,
+  ): Awaitable<T> {
     this.ensureOpen();
     if (scan) this.scanForUnhealthyRollouts();
     // The step is handed over in a field so that a read allocates no closure beyond the caller's.
     // (Reads never nest: a step does not call the store.)
     this.readStep = step;
-    return this.backend.snapshot(this.runReadStep) as T;
+    const result = this.backend.snapshot(this.runReadStep) as T;
+    const pending = this.backend.pendingCommit?.();
+    return pending === undefined ? result : pending.then(() => result);
   }
 
   private readStep: ((ops: StoreOperations) => unknown) | undefined;
@@ -76,7 +93,10 @@ export abstract class BackendLightningStore extends BaseLightningStore<StoreOper
     this.scanStarted(now);
     this.scanning = true;
     try {
-      this.write(false, (ops) => ops.scanUnhealthyRollouts(now));
+      // A failed group commit reaches the call that triggered the scan, which is in the same group.
+      void Promise.resolve(this.write(false, (ops) => ops.scanUnhealthyRollouts(now))).catch(
+        () => {},
+      );
     } finally {
       this.scanning = false;
     }

@@ -9,6 +9,12 @@ export interface SqliteStoreOptions extends BaseStoreOptions {
   synchronous?: 'full' | 'normal';
   /** Open the file read-only (it must exist at the current schema version); writes fail. */
   readOnly?: boolean;
+  /**
+   * Group commit (default true): the writes of one event-loop turn (e.g. the requests a server reads together)
+   * share one SQLite commit at the end of the turn; each call resolves only after that commit. Off while
+   * another store of this process has the same file open.
+   */
+  groupCommit?: boolean;
 }
 
 /**
@@ -29,6 +35,7 @@ export class SqliteLightningStore extends BackendLightningStore {
         path: options.path,
         synchronous: options.synchronous,
         readOnly: options.readOnly,
+        groupCommit: options.groupCommit ?? true,
       }),
       options,
     );

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreClosedError, StoreError } from '@arclight/core';
 
@@ -17,7 +18,23 @@ export interface SqliteConnectionOptions {
   busyTimeoutMs?: number;
   /** Open the file read-only: every write fails; the schema is not migrated (it must be current). */
   readOnly?: boolean;
+  /**
+   * Group commit (default false): the outermost `transaction` calls of one event-loop turn share one SQLite
+   * transaction, committed once at the end of the turn (`setImmediate`); `pendingCommit()` is the promise of
+   * that commit, which callers await before they acknowledge anything. Off while another connection of this
+   * process has the same file open (it would wait for a lock this process holds).
+   */
+  groupCommit?: boolean;
 }
+
+interface CommitGroup {
+  committed: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Open file connections of this process, by absolute path (group commit is off while a file has two). */
+const openFiles = new Map<string, Set<SqliteConnection>>();
 
 const MAX_CACHED_STATEMENTS = 512;
 
@@ -31,6 +48,9 @@ export class SqliteConnection {
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
   private closed = false;
+  private readonly groupCommit: boolean;
+  private readonly fileKey: string | undefined;
+  private group: CommitGroup | undefined;
 
   constructor(options: SqliteConnectionOptions) {
     const synchronous = options.synchronous ?? 'normal';
@@ -46,6 +66,12 @@ export class SqliteConnection {
       );
     }
     this.path = options.path;
+    this.groupCommit = options.groupCommit === true && options.readOnly !== true;
+    this.fileKey = options.path === ':memory:' ? undefined : resolve(options.path);
+    // Another connection of this process to the same file commits its open group first: opening or writing
+    // here must not wait for a lock that only this process's next turn would release.
+    const siblings = this.fileKey === undefined ? undefined : openFiles.get(this.fileKey);
+    for (const sibling of siblings ?? []) sibling.commitGroup();
     try {
       // Referential integrity is enforced above the backend (as for every backend), so no foreign keys.
       this.db = new (nodeSqlite().DatabaseSync)(options.path, {
@@ -73,6 +99,10 @@ export class SqliteConnection {
       // and with many small transactions (a rollout lifecycle is four) it dominated the cost of a commit.
       this.db.exec('PRAGMA wal_autocheckpoint = 8192');
       this.db.exec('PRAGMA journal_size_limit = 67108864'); // truncate the WAL back to 64 MiB after checkpoints
+      if (this.fileKey !== undefined) {
+        if (siblings) siblings.add(this);
+        else openFiles.set(this.fileKey, new Set([this]));
+      }
     } catch (error) {
       this.db.close();
       throw new StoreError(
@@ -118,17 +148,71 @@ export class SqliteConnection {
     if (this.depth > 0) return this.nested(fn);
     this.prepare('BEGIN IMMEDIATE').run();
     this.depth = 1;
+    const grouped = this.grouping();
     try {
       const result = fn();
       assertSynchronous(result);
-      this.prepare('COMMIT').run();
+      if (grouped) this.openGroup();
+      else this.prepare('COMMIT').run();
       return result;
     } catch (error) {
       if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     } finally {
+      if (this.group === undefined) this.depth = 0;
+    }
+  }
+
+  /**
+   * With group commit: the promise of the open group's commit (every write and read made since the turn's
+   * first write is part of it), or undefined when no group is open. It rejects when the commit fails, and
+   * then nothing of the group is stored.
+   */
+  pendingCommit(): Promise<void> | undefined {
+    return this.group?.committed;
+  }
+
+  /** Commits the open group now (at the end of the turn, before closing, before a sibling connection opens). */
+  commitGroup(): void {
+    const group = this.group;
+    if (group === undefined) return;
+    this.group = undefined;
+    try {
+      this.prepare('COMMIT').run();
+      group.resolve();
+    } catch (error) {
+      if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
+      group.reject(
+        new StoreError(
+          `SqliteBackend: commit failed, nothing of it was stored: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        ),
+      );
+    } finally {
       this.depth = 0;
     }
+  }
+
+  private grouping(): boolean {
+    return (
+      this.groupCommit &&
+      (this.fileKey === undefined || (openFiles.get(this.fileKey)?.size ?? 0) <= 1)
+    );
+  }
+
+  private openGroup(): void {
+    let resolveGroup!: () => void;
+    let rejectGroup!: (error: unknown) => void;
+    const committed = new Promise<void>((resolved, rejected) => {
+      resolveGroup = resolved;
+      rejectGroup = rejected;
+    });
+    // Every caller awaits it; this keeps a failed commit nobody waits for from being an unhandled rejection.
+    committed.catch(() => {});
+    this.group = { committed, resolve: resolveGroup, reject: rejectGroup };
+    setImmediate(() => this.commitGroup());
   }
 
   /**
@@ -153,6 +237,12 @@ export class SqliteConnection {
 
   close(): void {
     if (this.closed) return;
+    this.commitGroup();
+    if (this.fileKey !== undefined) {
+      const connections = openFiles.get(this.fileKey);
+      connections?.delete(this);
+      if (connections?.size === 0) openFiles.delete(this.fileKey);
+    }
     this.closed = true;
     this.statements.clear();
     try {

@@ -65,8 +65,10 @@ export class SqliteBackend implements StoreBackend {
     }
     this.db = new SqliteConnection(options);
     try {
-      if (options.readOnly !== true) migrate(this.db);
-      else if (userVersion(this.db) !== SCHEMA_VERSION) {
+      if (options.readOnly !== true) {
+        migrate(this.db);
+        this.db.commitGroup(); // the schema is committed before the constructor returns
+      } else if (userVersion(this.db) !== SCHEMA_VERSION) {
         throw new StoreError(
           `SqliteBackend: database ${options.path} has schema version ${userVersion(this.db)}, expected ` +
             `${SCHEMA_VERSION}; a read-only store cannot migrate it`,
@@ -89,6 +91,10 @@ export class SqliteBackend implements StoreBackend {
 
   snapshot<T>(fn: () => T): T {
     return this.db.snapshot(fn);
+  }
+
+  pendingCommit(): Promise<void> | undefined {
+    return this.db.pendingCommit();
   }
 
   close(): void {
