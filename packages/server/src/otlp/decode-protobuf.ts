@@ -44,8 +44,22 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** Buffer's own slice decoders (what `toString(encoding, start, end)` ends up calling, minus its dispatch). */
 interface SliceDecoders {
   utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
   hexSlice(start: number, end: number): string;
 }
+
+/**
+ * Short ASCII strings (attribute keys, resource and scope values, span names, repeated values) are shared
+ * through a fixed-size table of recently decoded strings, found by a hash of their bytes: a hit costs one JS
+ * pass over the bytes and no native call or allocation, and a reused key is already internalized when it is
+ * stored as a property. Anything longer or non-ASCII goes through Buffer's UTF-8 decoder.
+ */
+const SHARED_MAX_BYTES = 64;
+const SHARED_SLOTS = 4096;
+const sharedStrings: string[] = new Array(SHARED_SLOTS).fill('');
+/** Each slot's bytes (compared instead of the string's characters) and their count. */
+const sharedBytes = new Uint8Array(SHARED_SLOTS * SHARED_MAX_BYTES);
+const sharedLengths = new Uint8Array(SHARED_SLOTS);
 
 function fail(problem: string): never {
   throw new OtlpDecodeError(`Unable to parse OTLP traces payload: ${problem}`);
@@ -437,6 +451,10 @@ class WireDecoder {
     const start = this.pos;
     this.pos = end;
     if (start === end) return '';
+    if (end - start <= SHARED_MAX_BYTES) {
+      const shared = this.sharedAscii(start, end);
+      if (shared !== undefined) return shared;
+    }
     const text = this.slices.utf8Slice(start, end);
     // U+FFFD is either in the text itself or a replaced invalid sequence: only then is the strict check needed.
     if (text.includes('\uFFFD')) {
@@ -446,6 +464,35 @@ class WireDecoder {
         fail(`field ${this.field}: invalid UTF-8`);
       }
     }
+    return text;
+  }
+
+  /** The bytes as a string from the shared table (decoded and entered on a miss); undefined if not all ASCII. */
+  private sharedAscii(start: number, end: number): string | undefined {
+    const buf = this.buf;
+    const length = end - start;
+    // The slot comes from the length and the first 4 and last 8 bytes (where attribute keys differ); a hit
+    // still compares every byte, and only ASCII strings are ever entered, so a hit is ASCII too.
+    let hash = length;
+    for (let i = start, head = Math.min(end, start + 4); i < head; i++) {
+      hash = Math.imul(hash ^ buf[i]!, 0x01000193);
+    }
+    for (let i = Math.max(start + 4, end - 8); i < end; i++) {
+      hash = Math.imul(hash ^ buf[i]!, 0x01000193);
+    }
+    const slot = (hash ^ (hash >>> 15)) & (SHARED_SLOTS - 1);
+    const at = slot * SHARED_MAX_BYTES;
+    if (sharedLengths[slot] === length) {
+      let i = 0;
+      while (i < length && sharedBytes[at + i] === buf[start + i]) i++;
+      if (i === length) return sharedStrings[slot];
+    }
+    for (let i = start; i < end; i++) if (buf[i]! >= 0x80) return undefined;
+    // ASCII is its own Latin-1 decoding (and the cheapest one).
+    const text = this.slices.latin1Slice(start, end);
+    sharedStrings[slot] = text;
+    sharedBytes.set(buf.subarray(start, end), at);
+    sharedLengths[slot] = length;
     return text;
   }
 }
