@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { Span } from '@arclight/core';
+import { describe, expect, it } from 'vitest';
 import { MemoryBackend } from '../src/memory/index.js';
 import { estimateSpanBytes } from '../src/memory/span-table.js';
 import { Boom, rollBack } from './contract/harness.js';
