@@ -2,10 +2,10 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TracerTraceToTriplet } from '@arclight/adapter';
 import type { Span, Triplet } from '@arclight/core';
-import { LightningTracingProcessor } from '@arclight/instrumentation-openai-agents';
+import { instrumentOpenAIAgents } from '@arclight/instrumentation-openai-agents';
 import { emitReward, LightningTracer } from '@arclight/otel';
 import { SqliteLightningStore } from '@arclight/store';
-import { OpenAIProvider, Runner, setTraceProcessors } from '@openai/agents';
+import * as agents from '@openai/agents';
 import OpenAI from 'openai';
 import { buildTriageAgent } from './agents.js';
 import { openModelEndpoint } from './endpoint.js';
@@ -59,16 +59,18 @@ export async function runExample(options: ExampleOptions = {}): Promise<ExampleR
   const endpoint = await openModelEndpoint(env);
   const store = new SqliteLightningStore({ path: dbPath });
   const tracer = new LightningTracer({ store });
-  // Replaces the SDK's default exporter (which would upload traces to OpenAI).
-  setTraceProcessors([new LightningTracingProcessor({ tracer })]);
+  // Replaces the SDK's default exporter (which would upload traces to OpenAI), and observes the Chat
+  // Completions model so every LLM-call span records the tools its request offered (the SDK's own generation
+  // span data has none).
+  const instrumentation = instrumentOpenAIAgents(agents, { tracer, exclusive: true });
   try {
     const client = new OpenAI({
       baseURL: endpoint.baseURL,
       apiKey: endpoint.apiKey,
       maxRetries: 0,
     });
-    const runner = new Runner({
-      modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: false }),
+    const runner = new agents.Runner({
+      modelProvider: new agents.OpenAIProvider({ openAIClient: client, useResponses: false }),
     });
     const modelSettings = endpoint.returnTokenIds
       ? { providerData: { return_token_ids: true } }
@@ -125,7 +127,8 @@ export async function runExample(options: ExampleOptions = {}): Promise<ExampleR
     };
     return { summary, rollouts, servedRequests: endpoint.servedRequests(), dbPath };
   } finally {
-    setTraceProcessors([]);
+    instrumentation.uninstrument();
+    agents.setTraceProcessors([]);
     await tracer.shutdown();
     await store.close();
     await endpoint.close();

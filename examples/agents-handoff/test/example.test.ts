@@ -93,6 +93,24 @@ describe('the agents-handoff example (offline, fixture server)', () => {
     });
   });
 
+  it('records on every LLM call the tools its request offered (handoffs as transfer_to_*)', () => {
+    result.rollouts.forEach((rollout, i) => {
+      const tool = i < 2 ? 'calculator' : 'lookup_invoice';
+      const offered = rollout.triplets.map(
+        (t) =>
+          (t.metadata.request as { functions?: { name: string; parameters?: unknown }[] })
+            .functions,
+      );
+      expect(offered.map((functions) => functions?.map((f) => f.name))).toEqual([
+        ['transfer_to_math_specialist', 'transfer_to_billing_specialist'],
+        [tool],
+        [tool],
+      ]);
+      // The parameters' JSON schema, as JSON text (as every integration writes it).
+      expect(JSON.parse(String(offered[1]![0]!.parameters))).toMatchObject({ type: 'object' });
+    });
+  });
+
   it('stores the reward of each rollout and matches it to the last call', () => {
     for (const rollout of result.rollouts) {
       const rewards = rollout.spans.map((s) => getRewardValue(s)).filter((v) => v !== null);

@@ -1,5 +1,6 @@
 import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.13
 
+export { type ChatCompletionsModelClass, observeChatRequestTools } from './chat-request-tools.js';
 export {
   type AgentsInstrumentation,
   type AgentsTracingApi,

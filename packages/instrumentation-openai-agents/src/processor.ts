@@ -1,4 +1,10 @@
-import { asRecord, asString, isInstrumented, type JsonRecord } from '@arclight/core';
+import {
+  asRecord,
+  asString,
+  isInstrumented,
+  type JsonRecord,
+  type ToolDefinition,
+} from '@arclight/core';
 import {
   expectLlmCall,
   hasTokenIds,
@@ -13,6 +19,7 @@ import { context, type Tracer, trace } from '@opentelemetry/api';
 import { newAttributeBag } from './attribute-bag.js';
 import { captureAttribution, runAttributed } from './attribution.js';
 import { BoundedMap } from './bounded-map.js';
+import { requestToolsIn } from './chat-request-tools.js';
 import { AgentsAttributes } from './keys.js';
 import {
   isModelSpanType,
@@ -42,6 +49,8 @@ interface SpanEntry extends OpenSpan {
   /** `llmCallSpans: 'auto'`: the claim an instrumented `openai` client takes when it records the call. */
   readonly claim?: LlmCallClaim;
   readonly type: string;
+  /** The tools the Chat Completions request of a generation span offered (when the model is observed). */
+  readonly requestTools?: ToolDefinition[];
 }
 
 const RESOLVED = Promise.resolve();
@@ -155,6 +164,7 @@ export class LightningTracingProcessor implements TracingProcessor {
     const tracer = parent?.tracer ?? this.newTracer();
     const attribution = captureAttribution(parent?.attribution);
     const parentContext = parent?.context ?? context.active();
+    const requestTools = type === 'generation' ? requestToolsIn(context.active()) : undefined;
 
     const bag = newAttributeBag();
     bag.set(AgentsAttributes.SPAN_ID, spanId);
@@ -188,6 +198,7 @@ export class LightningTracingProcessor implements TracingProcessor {
       llmCall,
       type,
       ...(claim ? { claim } : {}),
+      ...(requestTools ? { requestTools } : {}),
     });
     this.roots.spanStarted(traceId);
   }
@@ -207,6 +218,7 @@ export class LightningTracingProcessor implements TracingProcessor {
         writeDataAttributes(bag, spanDataOf(span), {
           llmCall: entry.llmCall,
           captureContent: this.captureContent,
+          requestTools: entry.requestTools,
         }),
       ) ?? [];
     entry.otel.setAttributes(bag.attributes);

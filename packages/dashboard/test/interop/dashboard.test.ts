@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LightningStoreClient } from '@arclight/client';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -14,8 +16,12 @@ import {
 
 // One real run: the room-selector example (APO, 4 runners, SQLite) into a temp store, then that store served by
 // `arclight store --db`, plus a few rollouts of the same agent whose model server is gone (they fail), and the
-// dashboard opened in Debian's Chromium.
-const SHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+// dashboard opened in Debian's Chromium. Screenshots go to a temp folder, or replace the README's ones under
+// docs/screenshots when ARCLIGHT_UPDATE_SCREENSHOTS=1 (`npm run screenshots`), so a test run leaves the tree clean.
+const SHOTS =
+  process.env.ARCLIGHT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'arclight-dashboard-shots-'))}/`;
 const WAIT = { timeout: 30_000 };
 
 let run: DemoRun;

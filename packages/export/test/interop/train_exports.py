@@ -161,7 +161,7 @@ def trl_kto(path: str) -> Dict[str, Any]:
     ds = jsonl(path)
     trainer = KTOTrainer(model=build_model(), args=trl_args(KTOConfig, max_length=2048), train_dataset=ds,
                          processing_class=TOKENIZER)
-    return {**train_step(trainer), "rows": len(ds)}
+    return {**train_step(trainer), "rows": len(ds), "rows_with_tools": sum(1 for r in ds if r.get("tools"))}
 
 
 def trl_prompt(path: str) -> Dict[str, Any]:
@@ -180,7 +180,7 @@ def trl_prompt(path: str) -> Dict[str, Any]:
     out = trainer.train()
     if not seen.get("task_id"):
         raise AssertionError("the reward function never saw the task_id column")
-    return {"steps": out.global_step, "rows": len(ds)}
+    return {"steps": out.global_step, "rows": len(ds), "rows_with_tools": sum(1 for r in ds if r.get("tools"))}
 
 
 def art(path: str) -> Dict[str, Any]:

@@ -56,12 +56,21 @@ type TrainFormat = (typeof FORMATS)[number];
 const EXAMPLES: Record<string, readonly TrainFormat[]> = {
   'research-agent': FORMATS,
   'calc-agent': ['trl-sft', 'trl-sft-tokens', 'verl-trajectory-parquet'],
-  'agents-handoff': ['trl-sft', 'trl-kto', 'verl-trajectory-jsonl', 'verl-sft'],
+  'agents-handoff': ['trl-sft', 'trl-kto', 'trl-prompt', 'verl-trajectory-jsonl', 'verl-sft'],
   'sql-agent': ['trl-kto', 'verl-parquet', 'verl-rlhf'],
 };
 
 /** OpenAI's formats have no trainer to run here: they pass OpenAI's documented fine-tuning file rules instead. */
 const OPENAI_FORMATS = ['openai-sft', 'openai-dpo'] as const satisfies readonly FormatName[];
+
+/**
+ * OpenAI formats exported per example (checked against OpenAI's rules); agents-handoff asks each question once,
+ * so it has no preference pairs for openai-dpo.
+ */
+const OPENAI_EXPORTS: Record<string, readonly FormatName[]> = {
+  'research-agent': OPENAI_FORMATS,
+  'agents-handoff': ['openai-sft'],
+};
 
 const extension = (format: string) =>
   format.endsWith('parquet') || format === 'verl-sft' || format === 'verl-rlhf'
@@ -116,7 +125,7 @@ beforeAll(async () => {
   for (const [example, formats] of Object.entries(EXAMPLES)) {
     const store = new SqliteLightningStore({ path: await runExample(example, dir) });
     try {
-      const extra: FormatName[] = example === 'research-agent' ? [...OPENAI_FORMATS] : [];
+      const extra: FormatName[] = [...(OPENAI_EXPORTS[example] ?? [])];
       for (const format of new Set<FormatName>([...formats, 'verl-trajectory-jsonl', ...extra])) {
         const name = `${example}/${format}`;
         const path = join(dir, `${example}-${format}.${extension(format)}`);
@@ -259,16 +268,14 @@ describe('the examples’ stores, exported and trained by the real consumers', (
     expect(trained('research-agent/trl-dpo').rows_with_tools).toBe(4);
   });
 
-  it("research-agent: the OpenAI formats pass OpenAI's fine-tuning file rules", async () => {
-    const results = await validateWithPython(
-      OPENAI_FORMATS.map((format) => ({
-        format,
-        name: `research-agent/${format}`,
-        path: files[`research-agent/${format}`]!,
-      })),
+  it("research-agent and agents-handoff: the OpenAI formats pass OpenAI's fine-tuning file rules", async () => {
+    const names = Object.entries(OPENAI_EXPORTS).flatMap(([example, formats]) =>
+      formats.map((format) => ({ format, name: `${example}/${format}` })),
     );
-    for (const format of OPENAI_FORMATS) {
-      const name = `research-agent/${format}`;
+    const results = await validateWithPython(
+      names.map(({ format, name }) => ({ format, name, path: files[name]! })),
+    );
+    for (const { name } of names) {
       expect(summaries[name]!.rows).toBeGreaterThan(0);
       expect(results[name], `${name}: ${results[name]?.error}`).toMatchObject({
         ok: true,
@@ -277,6 +284,26 @@ describe('the examples’ stores, exported and trained by the real consumers', (
     }
   }, 120_000);
 
+  it('agents-handoff (Chat Completions model): every chat format carries the tools each call offered', () => {
+    // Every call offers tools: triage its two transfer_to_* handoffs, a specialist its one tool.
+    for (const format of ['trl-sft', 'trl-kto', 'trl-prompt', 'verl-sft']) {
+      const name = `agents-handoff/${format}`;
+      expect(trained(name).rows_with_tools, name).toBe(summaries[name]!.rows);
+    }
+    const names = (tools: { function: { name: string } }[]) =>
+      tools.map((t) => t.function.name).sort();
+    const offered = new Set(
+      jsonlRows<{ tools?: { function: { name: string } }[] }>('agents-handoff/openai-sft').map(
+        (row) => JSON.stringify(names(row.tools ?? [])),
+      ),
+    );
+    expect([...offered].sort()).toEqual([
+      '["calculator"]',
+      '["lookup_invoice"]',
+      '["transfer_to_billing_specialist","transfer_to_math_specialist"]',
+    ]);
+  });
+
   it('calc-agent and agents-handoff (other instrumentations) merge too; sql-agent breaks only between agents', () => {
     expect(summaries['calc-agent/verl-trajectory-jsonl']!.merge).toMatchObject({
       calls: 10,
@@ -284,7 +311,7 @@ describe('the examples’ stores, exported and trained by the real consumers', (
       rows: 5,
       prefix_breaks: 0,
     });
-    // agents-handoff's conversations offer no tools: verl's MultiTurnSFTDataset loads every one of its rows.
+    // verl's MultiTurnSFTDataset loads every one of agents-handoff's rows, tools included.
     expect(trained('agents-handoff/verl-sft').rows).toBe(
       summaries['agents-handoff/verl-sft']!.rows,
     );

@@ -12,7 +12,9 @@ import {
   logprobsAttributes,
   promptAttributes,
   type ToolCallRecord,
+  type ToolDefinition,
   tokenIdAttributes,
+  toolDefinitionAttributes,
 } from '@arclight/core';
 import { safeJson } from '@arclight/instrumentation';
 import { AGENTS_ENCODING } from '../attribute-bag.js';
@@ -26,16 +28,18 @@ import {
 /**
  * A `generation` span (Chat Completions models) as an LLM call. `input` holds the chat messages sent and
  * `output` the raw `ChatCompletion` the provider returned — vendor fields included, so vLLM's
- * `prompt_token_ids` and `choices[i].token_ids` are there when the request asked for them. Returns the tool
- * calls of the (first) completion.
+ * `prompt_token_ids` and `choices[i].token_ids` are there when the request asked for them. `requestTools`: the
+ * tools the request offered (the span data lacks them). Returns the tool calls of the (first) completion.
  */
 export function writeGenerationAttributes(
   bag: AttributeBag,
   data: JsonRecord,
   captureContent: boolean,
+  requestTools: readonly ToolDefinition[] = [],
 ): ToolCallRecord[] {
   const options = writeOptions(captureContent);
   bag.merge(modelRequestAttributes(data.model, asRecord(data.model_config)));
+  bag.merge(toolDefinitionAttributes(requestTools, { encoding: AGENTS_ENCODING }));
   bag.merge(promptAttributes(asArray(data.input).filter(isRecord), options));
 
   const outputs = asArray(data.output).filter(isRecord);

@@ -9,10 +9,10 @@ import {
   type JsonRecord,
   promptAttributes,
   readResponsesOutput,
+  readToolDefinitions,
   responsesCompletion,
   responsesTokenAttributes,
   type ToolCallRecord,
-  type ToolDefinition,
   toolDefinitionAttributes,
 } from '@arclight/core';
 import { safeJson } from '@arclight/instrumentation';
@@ -38,7 +38,9 @@ export function writeResponseAttributes(
   const options = writeOptions(captureContent);
   bag.merge(modelRequestAttributes(response.model, response));
   bag.merge(
-    toolDefinitionAttributes(toolDefinitions(response.tools), { encoding: AGENTS_ENCODING }),
+    toolDefinitionAttributes(readToolDefinitions(asArray(response.tools)), {
+      encoding: AGENTS_ENCODING,
+    }),
   );
   bag.merge(promptAttributes(promptMessages(response.instructions, data._input), options));
 
@@ -52,17 +54,6 @@ export function writeResponseAttributes(
   }
   bag.merge(responsesTokenAttributes(response, output, options));
   return output.toolCalls;
-}
-
-/** Function tools of the response (flat Responses shape) as tool definitions. */
-function toolDefinitions(tools: unknown): ToolDefinition[] {
-  return asArray(tools)
-    .filter(isRecord)
-    .flatMap((tool) => {
-      const name = asString(tool.name) ?? asString(asRecord(tool.function)?.name);
-      if (name === undefined) return [];
-      return [{ name, description: asString(tool.description), parameters: tool.parameters }];
-    });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   isRecord,
   type JsonRecord,
   type ToolCallRecord,
+  type ToolDefinition,
 } from '@arclight/core';
 import { SpanKind } from '@opentelemetry/api';
 import {
@@ -24,6 +25,8 @@ export interface MappingOptions {
   llmCall: boolean;
   /** Write prompts, completions, tool inputs/outputs (default true). */
   captureContent: boolean;
+  /** The tools a Chat Completions request offered (not in `generation` span data; see chat-request-tools). */
+  requestTools?: readonly ToolDefinition[];
 }
 
 /** Whether spans of this SDK type are model calls (`generation`: Chat Completions, `response`: Responses). */
@@ -116,7 +119,9 @@ export function writeDataAttributes(
       bag.set(AgentsAttributes.MCP_RESULT, stringArray(data.result));
       return [];
     case 'generation':
-      if (options.llmCall) return writeGenerationAttributes(bag, data, options.captureContent);
+      if (options.llmCall) {
+        return writeGenerationAttributes(bag, data, options.captureContent, options.requestTools);
+      }
       writeModelSummary(bag, data.model, data.model_config, data.usage);
       return [];
     case 'response':
