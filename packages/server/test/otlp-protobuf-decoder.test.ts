@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../src/http/limits.js';
 import { decodeProtobufTraces } from '../src/index.js';
 import { otlpTypes } from '../src/otlp/proto-schema.js';
 
@@ -239,5 +240,44 @@ describe('protobuf decoding: one pass over the wire', () => {
     const at = bytes.indexOf(Buffer.from('gen_00\u00e9.content'));
     bytes[at + 7] = 0x41; // the continuation byte of é: 0xc3 is now followed by 'A'
     expect(() => decodeProtobufTraces(bytes)).toThrow(/invalid UTF-8/);
+  });
+
+  it('limit and id errors name the span (by index) and the part of it', () => {
+    const { request } = otlpTypes();
+    const two = [
+      { key: 'a', value: { string_value: 'x' } },
+      { key: 'b', value: { string_value: 'y' } },
+    ];
+    const ok = { trace_id: [1], span_id: [1] };
+    const encode = (resource: unknown[], spans: unknown[]) =>
+      request
+        .encode(
+          request.fromObject({
+            resource_spans: [{ resource: { attributes: resource }, scope_spans: [{ spans }] }],
+          }),
+        )
+        .finish();
+    const limits = {
+      ...DEFAULT_LIMITS,
+      maxAttributesPerSpan: 1,
+      maxDecompressedBytes: Number.MAX_SAFE_INTEGER,
+    };
+    const cases: Array<[Uint8Array, string]> = [
+      [encode(two, []), 'Number of attributes of resource'],
+      [encode([], [ok, { ...ok, attributes: two }]), 'Number of attributes of span #1 '],
+      [encode([], [{ ...ok, events: [{ name: 'e', attributes: two }] }]), 'of span #0 event'],
+      [
+        encode([], [{ ...ok, links: [{ trace_id: [1], span_id: [2], attributes: two }] }]),
+        'of span #0 link',
+      ],
+      [encode([], [ok, ok, { span_id: [1] }]), 'span #2: trace_id is missing or empty'],
+      [
+        encode([], [{ trace_id: [1], span_id: Array(9).fill(1) }]),
+        'span #0: span_id is 9 bytes, expected at most 8',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      expect(() => decodeProtobufTraces(body, limits)).toThrow(message);
+    }
   });
 });

@@ -106,7 +106,7 @@ class WireDecoder {
         while (this.pos < resourceEnd) {
           this.tag(resourceEnd, 'Resource');
           if (this.field === 1 && this.wire === LEN) {
-            resourceAttributeCount = this.countAttribute(resourceAttributeCount, 'resource');
+            resourceAttributeCount = this.countAttribute(resourceAttributeCount, -1, 'resource');
             this.keyValueInto(result.resourceAttributes, this.length(resourceEnd), 1);
           } else this.skip(resourceEnd, 'Resource');
         }
@@ -135,7 +135,7 @@ class WireDecoder {
     while (this.pos < end) {
       this.tag(end, 'scope');
       if (this.field === 3 && this.wire === LEN) {
-        count = this.countAttribute(count, 'scope');
+        count = this.countAttribute(count, -1, 'scope');
         this.keyValueInto(ignored, this.length(end), 1);
       } else this.skip(end, 'scope');
     }
@@ -151,7 +151,6 @@ class WireDecoder {
         'Number of spans in the request',
       );
     }
-    const where = `span #${index}`;
     let traceId = '';
     let spanId = '';
     let parentSpanId = '';
@@ -168,7 +167,7 @@ class WireDecoder {
       this.tag(end, 'Span');
       const { field, wire } = this;
       if (field === 9 && wire === LEN) {
-        attributeCount = this.countAttribute(attributeCount, where);
+        attributeCount = this.countAttribute(attributeCount, index, '');
         this.keyValueInto(attributes, this.length(end), 1);
       } else if (field === 1 && wire === LEN) traceId = this.id(this.length(end));
       else if (field === 2 && wire === LEN) spanId = this.id(this.length(end));
@@ -185,12 +184,12 @@ class WireDecoder {
           else if (this.field === 3 && this.wire === VARINT) statusCode = this.int32(statusEnd);
           else this.skip(statusEnd, 'Status');
         }
-      } else if (field === 11 && wire === LEN) events.push(this.event(this.length(end), where));
-      else if (field === 13 && wire === LEN) links.push(this.link(this.length(end), where));
+      } else if (field === 11 && wire === LEN) events.push(this.event(this.length(end), index));
+      else if (field === 13 && wire === LEN) links.push(this.link(this.length(end), index));
       else this.skip(end, 'Span');
     }
-    checkId(traceId.length / 2, TRACE_ID_BYTES, `${where}: trace_id`);
-    checkId(spanId.length / 2, SPAN_ID_BYTES, `${where}: span_id`);
+    checkId(traceId.length / 2, TRACE_ID_BYTES, index, 'trace_id');
+    checkId(spanId.length / 2, SPAN_ID_BYTES, index, 'span_id');
     return {
       traceId: idHex(traceId, 32),
       spanId: idHex(spanId, 16),
@@ -206,13 +205,13 @@ class WireDecoder {
     };
   }
 
-  private event(end: number, where: string): OtlpEvent {
+  private event(end: number, index: number): OtlpEvent {
     const event: OtlpEvent = { name: '', timeUnixNano: 0n, attributes: {} };
     let count = 0;
     while (this.pos < end) {
       this.tag(end, 'Span.Event');
       if (this.field === 3 && this.wire === LEN) {
-        count = this.countAttribute(count, `${where} event`);
+        count = this.countAttribute(count, index, ' event');
         this.keyValueInto(event.attributes, this.length(end), 1);
       } else if (this.field === 1 && this.wire === FIXED64) event.timeUnixNano = this.fixed64(end);
       else if (this.field === 2 && this.wire === LEN) event.name = this.string(this.length(end));
@@ -221,7 +220,7 @@ class WireDecoder {
     return event;
   }
 
-  private link(end: number, where: string): OtlpLink {
+  private link(end: number, index: number): OtlpLink {
     let traceId = '';
     let spanId = '';
     let count = 0;
@@ -230,12 +229,12 @@ class WireDecoder {
       this.tag(end, 'Span.Link');
       if (this.field === 1 && this.wire === LEN) {
         traceId = this.id(this.length(end));
-        if (traceId.length / 2 > TRACE_ID_BYTES) fail(`${where} link: trace_id is too long`);
+        if (traceId.length / 2 > TRACE_ID_BYTES) fail(`span #${index} link: trace_id is too long`);
       } else if (this.field === 2 && this.wire === LEN) {
         spanId = this.id(this.length(end));
-        if (spanId.length / 2 > SPAN_ID_BYTES) fail(`${where} link: span_id is too long`);
+        if (spanId.length / 2 > SPAN_ID_BYTES) fail(`span #${index} link: span_id is too long`);
       } else if (this.field === 4 && this.wire === LEN) {
-        count = this.countAttribute(count, `${where} link`);
+        count = this.countAttribute(count, index, ' link');
         this.keyValueInto(attributes, this.length(end), 1);
       } else this.skip(end, 'Span.Link');
     }
@@ -312,13 +311,14 @@ class WireDecoder {
 
   // ------------------------------------------------------------------ limits
 
-  private countAttribute(count: number, where: string): number {
+  /** Counts one attribute of span #`index` (plus `owner`), or of `owner` alone when `index` is -1. */
+  private countAttribute(count: number, index: number, owner: string): number {
     if (count >= this.limits.maxAttributesPerSpan) {
       throw new LimitError(
         413,
         'maxAttributesPerSpan',
         this.limits.maxAttributesPerSpan,
-        `Number of attributes of ${where}`,
+        `Number of attributes of ${index < 0 ? owner : `span #${index}${owner}`}`,
       );
     }
     return count + 1;
@@ -497,7 +497,7 @@ class WireDecoder {
   }
 }
 
-function checkId(bytes: number, width: number, what: string): void {
-  if (bytes === 0) fail(`${what} is missing or empty`);
-  if (bytes > width) fail(`${what} is ${bytes} bytes, expected at most ${width}`);
+function checkId(bytes: number, width: number, index: number, field: string): void {
+  if (bytes === 0) fail(`span #${index}: ${field} is missing or empty`);
+  if (bytes > width) fail(`span #${index}: ${field} is ${bytes} bytes, expected at most ${width}`);
 }
