@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** One HTTP exchange as the transport needs it. */
 export interface SendInit {
@@ -33,30 +34,52 @@ export function fetchSender(fetchImpl: typeof globalThis.fetch): Sender {
 
 /**
  * The default sender: `node:http(s)` with keep-alive agents (one per client), a few times cheaper per request
- * than the global `fetch`. Idle kept-alive sockets do not keep the process alive.
+ * than the global `fetch`. Idle kept-alive sockets do not keep the process alive. The request options of a
+ * server root (protocol, host, port, agent) are worked out once; per request only the path is cut off the URL.
  */
 export function keepAliveSender(): Sender {
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
     'https:': new https.Agent({ keepAlive: true }),
   };
+  const origins = new Map<string, Origin>();
+  const originOf = (origin: string): Origin => {
+    let known = origins.get(origin);
+    if (!known) {
+      const options = urlToHttpOptions(new URL(origin));
+      const secure = options.protocol === 'https:';
+      known = {
+        module: secure ? https : http,
+        base: {
+          protocol: options.protocol,
+          hostname: options.hostname,
+          port: options.port,
+          auth: options.auth,
+          agent: secure ? agents['https:'] : agents['http:'],
+        },
+      };
+      origins.set(origin, known);
+    }
+    return known;
+  };
   return (url, init) =>
     new Promise<SentAnswer>((resolve, reject) => {
-      const target = new URL(url);
-      const secure = target.protocol === 'https:';
-      const agent = secure ? agents['https:'] : agents['http:'];
+      const cut = pathStart(url);
+      const { module, base } = originOf(url.slice(0, cut));
       const headers: Record<string, string | number> = { ...init.headers };
       if (init.body !== undefined) headers['content-length'] = Buffer.byteLength(init.body);
-      const request = (secure ? https : http).request(
-        target,
-        { method: init.method, headers, agent },
+      const rest = url.slice(cut);
+      const path = rest.startsWith('/') ? rest : `/${rest}`;
+      const request = module.request(
+        { ...base, path, method: init.method, headers },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', fail);
           response.on('end', () => {
             clearTimeout(timer);
-            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) });
+            const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+            resolve({ status: response.statusCode ?? 0, body });
           });
         },
       );
@@ -70,6 +93,22 @@ export function keepAliveSender(): Sender {
         reject(error);
       }
       request.on('error', fail);
+      // Headers and body leave in one write: Node joins them when the body comes with `end()`.
       request.end(init.body);
     });
+}
+
+interface Origin {
+  module: typeof http | typeof https;
+  base: http.RequestOptions;
+}
+
+/** Index of the path in an absolute URL (`http://host:port/path?query` → index of `/path`; length if none). */
+function pathStart(url: string): number {
+  const scheme = url.indexOf('//');
+  if (scheme < 0) throw new TypeError(`not an absolute URL: ${url}`);
+  const slash = url.indexOf('/', scheme + 2);
+  const query = url.indexOf('?', scheme + 2);
+  if (slash < 0) return query < 0 ? url.length : query;
+  return query >= 0 && query < slash ? query : slash;
 }

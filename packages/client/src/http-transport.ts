@@ -43,6 +43,7 @@ const decoder = new TextDecoder();
  */
 export class HttpTransport {
   private closed = false;
+  private readonly headerSets = new Map<string, Record<string, string>>();
 
   constructor(
     readonly root: string,
@@ -171,9 +172,15 @@ export class HttpTransport {
     return this.options.token ? { authorization: `Bearer ${this.options.token}` } : {};
   }
 
+  /** The request headers by content type, built once (the sender copies them before adding its own). */
   private headers(contentType: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.authHeaders() };
-    if (contentType) headers['content-type'] = contentType;
+    const key = contentType ?? '';
+    let headers = this.headerSets.get(key);
+    if (!headers) {
+      headers = { accept: 'application/json', ...this.authHeaders() };
+      if (contentType) headers['content-type'] = contentType;
+      this.headerSets.set(key, headers);
+    }
     return headers;
   }
 
@@ -197,11 +204,12 @@ function labelOf(request: HttpRequest): string {
 }
 
 function parseJsonBody(bytes: Uint8Array, label: string): unknown {
+  if (bytes.length === 0) return null;
   const text = decoder.decode(bytes);
-  if (text.trim() === '') return null;
   try {
     return JSON.parse(text);
   } catch (error) {
+    if (text.trim() === '') return null;
     throw errorFromNetworkBody(label, text, error);
   }
 }

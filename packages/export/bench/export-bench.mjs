@@ -2,13 +2,14 @@
 // 1. adapter: synthetic agent spans (10 per rollout, 4 LLM calls) → TracerTraceToTriplet, spans/s;
 // 2. writers: 1M spans' worth of records (ARCLIGHT_BENCH_SPANS, default 1,000,000 → 100,000 rollouts) in
 //    memory, made by cycling a pool of adapted rollouts under fresh rollout/task ids and written in every format
-//    (ARCLIGHT_BENCH_FORMATS picks some): the rows/s of @arclight/export itself;
+//    (ARCLIGHT_BENCH_FORMATS picks some): the rows/s of @arclight/export itself (ARCLIGHT_BENCH_KEEP=<dir> keeps
+//    the files, e.g. to check that a speed-up left every byte of the output unchanged);
 // 3. end to end: exportFromStore from a temp SQLite store of ARCLIGHT_BENCH_STORE_SPANS spans (default
 //    100,000): paginated reads + adapter + writer, in ARCLIGHT_BENCH_STORE_FORMATS (default verl-parquet,
 //    verl-jsonl, trl-dpo).
 // CPU s (user + system of the process, thread pool included) next to wall seconds: on a shared machine the
 // wall figures are noisy, the ratio of a format's CPU to its wall time says how much of a core it had.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TracerTraceToTriplet } from '@arclight/adapter';
@@ -124,6 +125,8 @@ const rolloutOf = (index) => ({
 });
 
 const POOL = 512;
+/** ARCLIGHT_BENCH_KEEP=<dir>: keep every writer output there (to compare outputs across builds). */
+const KEEP = process.env.ARCLIGHT_BENCH_KEEP;
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 const rollouts = Math.floor(SPANS / SPANS_PER_ROLLOUT);
 const dir = mkdtempSync(join(tmpdir(), 'arclight-export-bench-'));
@@ -164,7 +167,10 @@ for (const format of FORMATS) {
   console.log(
     `| ${format} | ${fmt(summary.rows)} | ${fmt(mb, 1)} | ${fmt(seconds, 1)} | ${fmt((used.user + used.system) / 1e6, 1)} | ${fmt(summary.rows / seconds)} | ${fmt(rollouts / seconds)} |`,
   );
-  rmSync(out);
+  if (KEEP) {
+    mkdirSync(KEEP, { recursive: true });
+    renameSync(out, join(KEEP, format));
+  } else rmSync(out);
 }
 
 // 3. End to end from a SQLite store (exportFromStore: paginated queryRollouts + querySpans + adapter + writer).

@@ -1,4 +1,4 @@
-import { messageKey } from './messages.js';
+import { sameMessage } from './messages.js';
 import type { PreparedCall } from './prepared.js';
 import type { ChatMessage, ChatTool } from './record.js';
 
@@ -23,10 +23,11 @@ export interface Conversation {
 const usable = (call: PreparedCall): boolean =>
   call.prompt_messages.length > 0 && call.response_message !== null;
 
-/** Does `prompt` start with the messages whose keys are `keys`? */
-function startsWithKeys(prompt: ChatMessage[], keys: string[]): boolean {
-  if (prompt.length < keys.length) return false;
-  for (let i = 0; i < keys.length; i++) if (messageKey(prompt[i]!) !== keys[i]) return false;
+/** Does `prompt` start with `messages` (message by message, as `messageKey` compares them)? */
+function startsWith(prompt: ChatMessage[], messages: ChatMessage[]): boolean {
+  if (prompt.length < messages.length) return false;
+  for (let i = 0; i < messages.length; i++)
+    if (!sameMessage(prompt[i]!, messages[i]!)) return false;
   return true;
 }
 
@@ -40,14 +41,13 @@ function mergeTools(a: ChatTool[], b: ChatTool[]): ChatTool[] {
 export function conversationsOf(calls: readonly PreparedCall[]): Conversation[] {
   const conversations: Conversation[] = [];
   let current: Conversation | null = null;
-  let keys: string[] = [];
   for (const call of calls) {
     if (!usable(call)) {
       current = null;
       continue;
     }
     const reply = call.response_message!;
-    if (current && startsWithKeys(call.prompt_messages, keys)) {
+    if (current && startsWith(call.prompt_messages, current.messages)) {
       current.calls.push(call);
       current.messages = [...call.prompt_messages, reply];
       current.generated.set(call.prompt_messages.length, call);
@@ -62,7 +62,6 @@ export function conversationsOf(calls: readonly PreparedCall[]): Conversation[] 
       };
       conversations.push(current);
     }
-    keys = current.messages.map(messageKey);
   }
   return conversations;
 }

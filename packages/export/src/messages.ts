@@ -106,3 +106,31 @@ export function messageKey(message: ChatMessage): string {
   const content = message.content === null || message.content === undefined ? '' : message.content;
   return JSON.stringify([message.role, content, calls, message.tool_call_id ?? null]);
 }
+
+const plainText = (value: unknown): value is string | null | undefined =>
+  value === undefined || value === null || typeof value === 'string';
+
+/**
+ * `messageKey(a) === messageKey(b)` without serialising the common case (text messages without tool calls:
+ * role, content and tool_call_id compared directly); other messages fall back to their keys.
+ */
+export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  if (a === b) return true;
+  if (
+    typeof a.role === 'string' &&
+    typeof b.role === 'string' &&
+    plainText(a.content) &&
+    plainText(b.content) &&
+    plainText(a.tool_call_id) &&
+    plainText(b.tool_call_id) &&
+    !a.tool_calls?.length &&
+    !b.tool_calls?.length
+  ) {
+    return (
+      a.role === b.role &&
+      (a.content ?? '') === (b.content ?? '') &&
+      (a.tool_call_id ?? null) === (b.tool_call_id ?? null)
+    );
+  }
+  return messageKey(a) === messageKey(b);
+}

@@ -5,27 +5,30 @@ import type { CallMessages, ChatMessage, ChatTool, ExportRecord } from './record
 import { finalReward } from './reward.js';
 import { recordTaskId } from './task-id.js';
 
-/** One LLM call of a rollout, with everything the formats read, extracted once. */
+/**
+ * One LLM call of a rollout, with everything the formats read, extracted once (messages and logprobs on first
+ * read: see `LazyPreparedCall`).
+ */
 export interface PreparedCall {
   /** Position of the call in the rollout (0-based, the triplet's index). */
-  turn_index: number;
-  triplet: Triplet;
-  agent_name: string | null;
-  response_id: string | null;
+  readonly turn_index: number;
+  readonly triplet: Triplet;
+  readonly agent_name: string | null;
+  readonly response_id: string | null;
   /** Null when the triplet has no (or an empty) list of ids. */
-  prompt_ids: number[] | null;
-  response_ids: number[] | null;
+  readonly prompt_ids: number[] | null;
+  readonly response_ids: number[] | null;
   /** One logprob per response token when the call recorded them (and the count matches), else null. */
-  logprobs: number[] | null;
+  readonly logprobs: number[] | null;
   /** The raw per-token logprob entries (`{token, logprob, bytes, top_logprobs}`), when recorded. */
-  logprob_entries: unknown[] | null;
-  prompt_messages: ChatMessage[];
+  readonly logprob_entries: unknown[] | null;
+  readonly prompt_messages: ChatMessage[];
   /** The assistant reply (first choice); null when the call recorded no completion. */
-  response_message: ChatMessage | null;
-  finish_reason: string | null;
-  tools: ChatTool[];
+  readonly response_message: ChatMessage | null;
+  readonly finish_reason: string | null;
+  readonly tools: ChatTool[];
   /** The reward the adapter matched to this call (not the rollout's). */
-  call_reward: number | null;
+  readonly call_reward: number | null;
 }
 
 /** A rollout ready for the formats: ids, task, rollout reward (identical assignment) and its calls. */
@@ -77,14 +80,14 @@ function logprobsOf(
   return { values, entries };
 }
 
-function prepareCall(
-  triplet: Triplet,
-  index: number,
-  callMessages: CallMessages | null | undefined,
-): PreparedCall {
-  const prompt_ids = nonEmpty(asIntList(field(triplet.prompt, 'token_ids')));
-  const response_ids = nonEmpty(asIntList(field(triplet.response, 'token_ids')));
-  const { values, entries } = logprobsOf(triplet.response, response_ids);
+interface CallChat {
+  prompt_messages: ChatMessage[];
+  response_message: ChatMessage | null;
+  finish_reason: string | null;
+  tools: ChatTool[];
+}
+
+function chatOf(triplet: Triplet, callMessages: CallMessages | null | undefined): CallChat {
   const completion = completionOf(field(triplet.response, 'raw_content'));
   let prompt_messages = normalizeMessages(field(triplet.prompt, 'raw_content'));
   let response_message = completion.message;
@@ -97,21 +100,82 @@ function prepareCall(
     if (endsWithReply) response_message = last;
     if (callMessages.tools && callMessages.tools.length > 0) tools = callMessages.tools;
   }
-  return {
-    turn_index: index,
-    triplet,
-    agent_name: asString(triplet.metadata.agent_name),
-    response_id: asString(triplet.metadata.response_id),
-    prompt_ids,
-    response_ids,
-    logprobs: values,
-    logprob_entries: entries,
-    prompt_messages,
-    response_message,
-    finish_reason: completion.finish_reason,
-    tools,
-    call_reward: typeof triplet.reward === 'number' ? triplet.reward : null,
-  };
+  return { prompt_messages, response_message, finish_reason: completion.finish_reason, tools };
+}
+
+/**
+ * Names and rewards are read up front; token ids, logprobs and messages on first use, once: chat formats never
+ * read the ids or logprobs, token formats never read the messages, and each extraction walks every token or
+ * message.
+ */
+class LazyPreparedCall implements PreparedCall {
+  readonly agent_name: string | null;
+  readonly response_id: string | null;
+  readonly call_reward: number | null;
+  #promptIds: number[] | null | undefined;
+  #responseIds: number[] | null | undefined;
+  #logprobs: { values: number[] | null; entries: unknown[] | null } | undefined;
+  #chat: CallChat | undefined;
+  readonly #callMessages: CallMessages | null | undefined;
+
+  constructor(
+    readonly triplet: Triplet,
+    readonly turn_index: number,
+    callMessages: CallMessages | null | undefined,
+  ) {
+    this.#callMessages = callMessages;
+    this.agent_name = asString(triplet.metadata.agent_name);
+    this.response_id = asString(triplet.metadata.response_id);
+    this.call_reward = typeof triplet.reward === 'number' ? triplet.reward : null;
+  }
+
+  get prompt_ids(): number[] | null {
+    if (this.#promptIds === undefined) {
+      this.#promptIds = nonEmpty(asIntList(field(this.triplet.prompt, 'token_ids')));
+    }
+    return this.#promptIds;
+  }
+
+  get response_ids(): number[] | null {
+    if (this.#responseIds === undefined) {
+      this.#responseIds = nonEmpty(asIntList(field(this.triplet.response, 'token_ids')));
+    }
+    return this.#responseIds;
+  }
+
+  private get extractedLogprobs(): { values: number[] | null; entries: unknown[] | null } {
+    this.#logprobs ??= logprobsOf(this.triplet.response, this.response_ids);
+    return this.#logprobs;
+  }
+
+  get logprobs(): number[] | null {
+    return this.extractedLogprobs.values;
+  }
+
+  get logprob_entries(): unknown[] | null {
+    return this.extractedLogprobs.entries;
+  }
+
+  private get chat(): CallChat {
+    this.#chat ??= chatOf(this.triplet, this.#callMessages);
+    return this.#chat;
+  }
+
+  get prompt_messages(): ChatMessage[] {
+    return this.chat.prompt_messages;
+  }
+
+  get response_message(): ChatMessage | null {
+    return this.chat.response_message;
+  }
+
+  get finish_reason(): string | null {
+    return this.chat.finish_reason;
+  }
+
+  get tools(): ChatTool[] {
+    return this.chat.tools;
+  }
 }
 
 export interface PrepareOptions {
@@ -132,6 +196,6 @@ export function prepareRollout(
     mode: record.rollout.mode,
     reward: found ? value : (options.rewardFillna ?? 0),
     has_reward: found,
-    calls: record.triplets.map((t, i) => prepareCall(t, i, record.messages?.[i])),
+    calls: record.triplets.map((t, i) => new LazyPreparedCall(t, i, record.messages?.[i])),
   };
 }

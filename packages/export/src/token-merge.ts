@@ -1,4 +1,4 @@
-import { messageKey } from './messages.js';
+import { sameMessage } from './messages.js';
 import type { PreparedCall } from './prepared.js';
 
 /**
@@ -37,14 +37,16 @@ function startsWithPair(
 const hasIds = (call: PreparedCall): boolean =>
   call.prompt_ids !== null && call.response_ids !== null;
 
-function startRow(call: PreparedCall): TokenRow {
+/** A row of one call; `extensible` copies the lists `extendRow` appends to (else the row shares the call's). */
+function startRow(call: PreparedCall, extensible: boolean): TokenRow {
   const response = call.response_ids!;
+  const logprobs = call.logprobs;
   return {
     calls: [call],
     prompt_ids: call.prompt_ids!,
-    response_ids: [...response],
+    response_ids: extensible ? [...response] : response,
     response_mask: new Array<number>(response.length).fill(1),
-    rollout_log_probs: call.logprobs ? [...call.logprobs] : null,
+    rollout_log_probs: logprobs && extensible ? [...logprobs] : logprobs,
   };
 }
 
@@ -70,7 +72,7 @@ function extendRow(row: TokenRow, call: PreparedCall): void {
 
 /** One row per call that has token ids (verl's transition level). */
 export const transitionRows = (calls: readonly PreparedCall[]): TokenRow[] =>
-  calls.filter(hasIds).map(startRow);
+  calls.filter(hasIds).map((call) => startRow(call, false));
 
 /**
  * Why a call's prompt did not extend the row before it (the Token-In-Token-Out invariant broke):
@@ -117,13 +119,13 @@ function breakReason(previous: PreparedCall, call: PreparedCall): PrefixBreakRea
   const before = previous.prompt_messages;
   const now = call.prompt_messages;
   if (before.length > 0 && now.length > 0 && before[0]!.role === 'system') {
-    if (messageKey(before[0]!) !== messageKey(now[0]!)) return 'system_prompt_changed';
+    if (!sameMessage(before[0]!, now[0]!)) return 'system_prompt_changed';
   }
   const reply = previous.response_message;
   const expected = reply ? [...before, reply] : before;
   if (now.length < expected.length) return 'history_rewritten';
   for (let i = 0; i < expected.length; i++) {
-    if (messageKey(expected[i]!) !== messageKey(now[i]!)) return 'history_rewritten';
+    if (!sameMessage(expected[i]!, now[i]!)) return 'history_rewritten';
   }
   return 'token_drift';
 }
@@ -153,7 +155,7 @@ export function trajectoryRows(
           reason: breakReason(current.calls.at(-1)!, call),
         });
       }
-      current = startRow(call);
+      current = startRow(call, true);
       rows.push(current);
     }
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ChatMessage, PreparedCall } from '../src/index.js';
 import { conversationsOf, prepareRollout, taskIdOf } from '../src/index.js';
+import { call } from './support/calls.js';
 import { recordOf, renderPrompt, replyIds, rolloutOf } from './support/fixtures.js';
 import { SCENARIO } from './support/scenario.js';
 
@@ -109,6 +111,53 @@ describe('conversationsOf', () => {
     ]);
     expect([...conversation!.generated.keys()]).toEqual([2, 4]);
     expect(conversation!.prompt_length).toBe(2);
+  });
+
+  it('compares messages as messageKey does: null content = "", tool-call arguments as parsed JSON', () => {
+    const withMessages = (
+      index: number,
+      prompt_messages: ChatMessage[],
+      response_message: ChatMessage,
+    ): PreparedCall => ({ ...call(index, null, null), prompt_messages, response_message });
+    const toolCall = (args: string): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: args } }],
+    });
+    const user: ChatMessage = { role: 'user', content: 'q' };
+    const result: ChatMessage = { role: 'tool', content: 'r', tool_call_id: 'c1' };
+    const done: ChatMessage = { role: 'assistant', content: 'done' };
+    const x: ChatMessage = { role: 'assistant', content: 'x' };
+    const calls = [
+      withMessages(0, [user], toolCall('{"a": 1}')),
+      // The same turn re-recorded: content '' for null, arguments without the space: the same conversation.
+      withMessages(1, [{ ...user }, { ...toolCall('{"a":1}'), content: '' }, result], done),
+      // Other arguments: a new conversation.
+      withMessages(2, [user, toolCall('{"a":2}'), result, done], x),
+      // Another tool_call_id: a new conversation.
+      withMessages(3, [user, toolCall('{"a":2}'), { ...result, tool_call_id: 'c2' }, done, x], {
+        role: 'assistant',
+        content: null,
+      }),
+      // Equal copies of every message, '' for the null reply: the same conversation.
+      withMessages(
+        4,
+        [
+          user,
+          toolCall('{"a":2}'),
+          { ...result, tool_call_id: 'c2' },
+          done,
+          x,
+          { ...x, content: '' },
+        ],
+        done,
+      ),
+    ];
+    expect(conversationsOf(calls).map((c) => c.calls.map((call) => call.turn_index))).toEqual([
+      [0, 1],
+      [2],
+      [3, 4],
+    ]);
   });
 
   it('two agents with unrelated prompts are two conversations', () => {

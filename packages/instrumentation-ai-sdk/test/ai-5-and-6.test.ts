@@ -7,17 +7,17 @@ import * as openai2 from 'ai-sdk-openai2';
 import * as openai3 from 'ai-sdk-openai3';
 import * as ai5 from 'ai5';
 import * as ai6 from 'ai6';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArclightTelemetry, arclightTelemetry, tokenIdsFetch, withArclight } from '../src/index.js';
 import {
   childrenOf,
-  type Harness,
   harness,
   intArray,
   named,
   one,
   requestBodies,
   triplets,
+  useHarness,
 } from './support.js';
 
 // `ai` 5 and 6 (installed here under the aliases ai5 / ai6, with their providers) have no `Telemetry`
@@ -77,12 +77,7 @@ function expectTokenIds(call: Span): void {
 }
 
 describe.each(SDKS)('$label ($version) through experimental_telemetry', (sdk) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.llm.reset());
+  const h = useHarness();
 
   const calculator = () =>
     sdk.tool({

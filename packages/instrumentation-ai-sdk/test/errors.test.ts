@@ -1,28 +1,22 @@
 import { respond } from '@arclight/test-fixtures';
 import type { Span as OtelSpan, Tracer } from '@opentelemetry/api';
 import { generateText, stepCountIs, streamText } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArclightTelemetry, arclightTelemetry, withArclight } from '../src/index.js';
 import {
   calculatorResponder,
   calculatorTool,
-  type Harness,
-  harness,
   named,
   one,
   tripletResponseIds,
   triplets,
+  useHarness,
 } from './support.js';
 
 const LLM = 'openai.chat.completion';
 
 describe('error paths', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.llm.reset());
+  const h = useHarness();
 
   it('marks a throwing tool span as failed while the run goes on', async () => {
     h.llm.use(calculatorResponder('1/0'));

@@ -1,12 +1,10 @@
 import { generateText, stepCountIs } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arclightTelemetry, withArclight } from '../src/index.js';
 import {
   calculatorResponder,
   calculatorTool,
   childrenOf,
-  type Harness,
-  harness,
   intArray,
   named,
   one,
@@ -14,17 +12,13 @@ import {
   tripletPromptIds,
   tripletResponseIds,
   triplets,
+  useHarness,
 } from './support.js';
 
 const LLM = 'openai.chat.completion';
 
 describe('generateText', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.llm.reset());
+  const h = useHarness();
 
   it('records one LLM-call span with gen_ai attributes and token ids under the operation span', async () => {
     const model = withArclight(h.provider('fixture-model'));

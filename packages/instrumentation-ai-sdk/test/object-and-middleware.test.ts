@@ -1,8 +1,8 @@
 import { respond } from '@arclight/test-fixtures';
 import { generateObject, generateText, jsonSchema, Output, streamText } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arclightMiddleware, arclightTelemetry, withArclight } from '../src/index.js';
-import { type Harness, harness, intArray, one, requestBodies, triplets } from './support.js';
+import { intArray, one, requestBodies, triplets, useHarness } from './support.js';
 
 const LLM = 'openai.chat.completion';
 // The fixture provider does not declare structured outputs, and generateObject is deprecated: both warn.
@@ -14,12 +14,7 @@ const ANSWER_SCHEMA = jsonSchema<{ answer: number }>({
 });
 
 describe('structured output', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.llm.reset());
+  const h = useHarness();
 
   it('records generateObject (deprecated API) as one LLM call with token ids', async () => {
     h.llm.use(respond('JSON', '{"answer": 42}'));
@@ -65,12 +60,7 @@ describe('structured output', () => {
 });
 
 describe('arclightMiddleware', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.llm.reset());
+  const h = useHarness();
 
   it('reports token ids in providerMetadata for generate and stream calls', async () => {
     const model = withArclight(h.provider('fixture-model'));

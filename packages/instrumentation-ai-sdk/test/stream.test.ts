@@ -1,28 +1,22 @@
 import { generateText, stepCountIs, streamText } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arclightTelemetry, withArclight } from '../src/index.js';
 import {
   calculatorResponder,
   calculatorTool,
   childrenOf,
-  type Harness,
-  harness,
   intArray,
   named,
   one,
   tripletResponseIds,
   triplets,
+  useHarness,
 } from './support.js';
 
 const LLM = 'openai.chat.completion';
 
 describe('streamText', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.llm.reset());
+  const h = useHarness();
 
   it('records one LLM call per streamed step with the token ids of the same plain request', async () => {
     h.llm.use(calculatorResponder('6*7'));

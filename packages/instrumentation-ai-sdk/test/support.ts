@@ -10,6 +10,7 @@ import {
   startFixtureLlm,
 } from '@arclight/test-fixtures';
 import { jsonSchema, tool } from 'ai';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /** A fixture LLM, a store and a LightningTracer writing into it. */
 export interface Harness {
@@ -21,6 +22,39 @@ export interface Harness {
   /** Runs `fn` in a new rollout's `traceContext`; returns its result and the rollout's stored spans. */
   run<T>(fn: () => Promise<T>): Promise<{ result: T; spans: Span[] }>;
   close(): Promise<void>;
+}
+
+/**
+ * The harness of one `describe` block: started before its tests, closed after them, and the fixture LLM's
+ * responders reset after each test.
+ */
+export function useHarness(): Harness {
+  let current: Harness | undefined;
+  const started = (): Harness => {
+    if (!current) throw new Error('useHarness: the harness is only there while the tests run');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await harness();
+  });
+  afterAll(() => current?.close());
+  afterEach(() => current?.llm.reset());
+  return {
+    get llm() {
+      return started().llm;
+    },
+    get store() {
+      return started().store;
+    },
+    get tracer() {
+      return started().tracer;
+    },
+    get provider() {
+      return started().provider;
+    },
+    run: (fn) => started().run(fn),
+    close: () => started().close(),
+  };
 }
 
 export async function harness(): Promise<Harness> {

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { attributesOf, type Harness, harness, onlySpan, SDKS, spansNamed } from './helpers.js';
+import { attributesOf, onlySpan, SDKS, spansNamed, useHarness } from './helpers.js';
 
 const MESSAGES = [{ role: 'user' as const, content: 'Hello promise' }];
 
 describe.each(SDKS)('APIPromise behaviour ($name)', (sdk) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness(sdk);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.exporter.reset();
-    h.llm.reset();
-    h.instrument({ requestTokenIds: true });
-  });
+  const h = useHarness(sdk, { requestTokenIds: true });
 
   it('keeps .withResponse() working', async () => {
     const { data, response, request_id } = await h

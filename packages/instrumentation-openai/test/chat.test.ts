@@ -1,13 +1,12 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   attributesOf,
-  type Harness,
-  harness,
   lastRequestBody,
   onlySpan,
   SDKS,
   spansNamed,
+  useHarness,
   without,
 } from './helpers.js';
 
@@ -30,16 +29,7 @@ const WEATHER_TOOL = {
 };
 
 describe.each(SDKS)('chat completions ($name)', (sdk) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness(sdk);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.exporter.reset();
-    h.llm.reset();
-    h.instrument();
-  });
+  const h = useHarness(sdk);
 
   it('writes one CLIENT span with the upstream attribute layout', async () => {
     const completion = await h.client().chat.completions.create({

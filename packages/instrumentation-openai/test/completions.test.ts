@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   attributesOf,
-  type Harness,
-  harness,
   lastRequestBody,
   onlySpan,
   SDKS,
   spansNamed,
+  useHarness,
   without,
 } from './helpers.js';
 
 const SPAN = 'openai.completion';
 
 describe.each(SDKS)('legacy completions ($name)', (sdk) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness(sdk);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.exporter.reset();
-    h.llm.reset();
-    h.instrument({ requestTokenIds: true });
-  });
+  const h = useHarness(sdk, { requestTokenIds: true });
 
   it('records prompt, text, usage and the per-choice token ids', async () => {
     const completion = await h.client().completions.create({

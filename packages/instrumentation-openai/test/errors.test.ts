@@ -1,19 +1,10 @@
 import { SpanStatusCode, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { instrumentOpenAI } from '../src/index.js';
-import { attributesOf, type Harness, harness, onlySpan, SDKS } from './helpers.js';
+import { attributesOf, onlySpan, SDKS, useHarness } from './helpers.js';
 
 describe.each(SDKS)('errors ($name)', (sdk) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness(sdk);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.exporter.reset();
-    h.llm.reset();
-    h.instrument();
-  });
+  const h = useHarness(sdk);
 
   it('records an HTTP error with status ERROR and rethrows the SDK error unchanged', async () => {
     const call = h.client().chat.completions.create({

@@ -9,6 +9,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import OpenAI7 from 'openai';
 import OpenAI6 from 'openai6';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
   instrumentOpenAI,
   type OpenAIInstrumentationOptions,
@@ -74,6 +75,43 @@ export async function harness(
       await llm.close();
       await provider.shutdown();
     },
+  };
+}
+
+/**
+ * The harness of one `describe` block: started before its tests and closed after them; before each test its
+ * spans and recorded requests are emptied and the SDK is instrumented with `options`.
+ */
+export function useHarness(sdk: SdkUnderTest, options: OpenAIInstrumentationOptions = {}): Harness {
+  let current: Harness | undefined;
+  const started = (): Harness => {
+    if (!current) throw new Error('useHarness: the harness is only there while the tests run');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await harness(sdk);
+  });
+  afterAll(() => current?.close());
+  beforeEach(() => {
+    const h = started();
+    h.exporter.reset();
+    h.llm.reset();
+    h.instrument(options);
+  });
+  return {
+    get llm() {
+      return started().llm;
+    },
+    get exporter() {
+      return started().exporter;
+    },
+    get provider() {
+      return started().provider;
+    },
+    client: (extra) => started().client(extra),
+    instrument: (instrumentOptions) => started().instrument(instrumentOptions),
+    uninstrument: () => started().uninstrument(),
+    close: () => started().close(),
   };
 }
 

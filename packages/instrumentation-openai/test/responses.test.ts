@@ -1,29 +1,19 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   attributesOf,
-  type Harness,
-  harness,
   lastRequestBody,
   onlySpan,
   SDKS,
   spansNamed,
+  useHarness,
   without,
 } from './helpers.js';
 
 const SPAN = 'openai.responses.create';
 
 describe.each(SDKS)('responses API ($name)', (sdk) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness(sdk);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.exporter.reset();
-    h.llm.reset();
-    h.instrument({ requestTokenIds: true });
-  });
+  const h = useHarness(sdk, { requestTokenIds: true });
 
   it('writes instructions and input as prompts and the output as completion 0', async () => {
     const response = await h.client().responses.create({

@@ -14,16 +14,29 @@ const ENQUEUE_CHUNK = 500;
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * Rollout lifecycles: the queue is pre-filled through the batch enqueue route, then `concurrency` workers
- * (one client each) loop dequeue → 10 spans → attempt succeeded until `lifecycles` were claimed or
- * `seconds` passed. `spanPath`: 'otlp' = one addManySpans batch (POST /v1/traces), 'rest' = 10 × addSpan
- * (POST /v1/agl/spans); `onWindow('start' | 'end')`, if given, is awaited around the measured part. Returns { rate, completed, seconds, notes, window } (`window`: the measured part on
- * the monotonic clock, in µs).
+ * Client options of the lifecycle workers. `ARCLIGHT_BENCH_V0_ROUTES=1` keeps our client on the v0.x routes
+ * (no runner-cycle extension), for the figure of a lifecycle in three requests against our server too.
+ */
+const LIFECYCLE_CLIENT_OPTIONS = {
+  ...CLIENT_OPTIONS,
+  extensions: process.env.ARCLIGHT_BENCH_V0_ROUTES !== '1',
+};
+
+/**
+ * Rollout lifecycles, as our Runner (packages/runner) drives them: the queue is pre-filled through the batch
+ * enqueue route, then `concurrency` workers (one client each) loop runnerCycle (previous attempt succeeded +
+ * dequeue) → 10 spans until `lifecycles` were finished or `seconds` passed; a last runnerCycle finishes the
+ * final attempt. Against a server with Arclight's runner-cycle extension the turn is one request
+ * (`POST /v1/agl/x-arclight/runner/cycle`); against upstream the client falls back to the v0.x routes
+ * (attempt update, then dequeue: two requests). `spanPath`: 'otlp' = one addManySpans batch (POST /v1/traces),
+ * 'rest' = 10 × addSpan (POST /v1/agl/spans); `onWindow('start' | 'end')`, if given, is awaited around the
+ * measured part. Returns { rate, completed, seconds, notes, window, requestsPerLifecycle } (`window`: the
+ * measured part on the monotonic clock, in µs).
  */
 export async function runLifecycles(url, { concurrency, lifecycles, seconds, spanPath, onWindow }) {
   const clients = Array.from(
     { length: concurrency },
-    () => new LightningStoreClient(url, CLIENT_OPTIONS),
+    () => new LightningStoreClient(url, LIFECYCLE_CLIENT_OPTIONS),
   );
   const admin = clients[0];
   await prefill(admin, WARMUP_LIFECYCLES + lifecycles);
@@ -49,12 +62,16 @@ export async function runLifecycles(url, { concurrency, lifecycles, seconds, spa
     }
   }
   await Promise.all(clients.map((client) => client.close()));
+  const requestsPerLifecycle = run.completed > 0 ? run.requests / run.completed : 0;
+  const route = run.extension ? 'runner-cycle extension' : 'v0.x routes';
+  notes.push(`${requestsPerLifecycle.toFixed(2)} requests per lifecycle (${route})`);
   return {
     rate: run.completed / elapsed,
     completed: run.completed,
     seconds: elapsed,
     notes,
     window,
+    requestsPerLifecycle,
   };
 }
 
@@ -66,13 +83,36 @@ async function prefill(client, count) {
   }
 }
 
+/** Counts requests as sent: a runnerCycle is one request with the extension, else one per store call. */
 async function drive(clients, total, deadline, spanPath) {
-  const state = { claimed: 0, completed: 0, emptied: false, last: undefined };
+  const state = {
+    claimed: 0,
+    completed: 0,
+    requests: 0,
+    emptied: false,
+    extension: false,
+    last: undefined,
+  };
+  const cycle = async (client, params) => {
+    const turn = await client.runnerCycle(params);
+    state.extension = turn.extension;
+    state.requests += turn.extension
+      ? 1
+      : (params.finish ? 1 : 0) + (params.dequeue === false ? 0 : 1);
+    if (turn.finishError) throw turn.finishError;
+    if (params.finish) {
+      state.completed++;
+      state.last = params.finish.rollout_id;
+    }
+    return turn;
+  };
   const worker = async (client, index) => {
     const workerId = `bench-worker-${index}`;
+    let finish = null;
     while (state.claimed < total && performance.now() < deadline) {
       state.claimed++;
-      const rollout = await client.dequeueRollout({ worker_id: workerId });
+      const { rollout } = await cycle(client, { worker_id: workerId, finish });
+      finish = null;
       if (!rollout) {
         state.emptied = true;
         return;
@@ -82,13 +122,14 @@ async function drive(clients, total, deadline, spanPath) {
       const spans = makeSpans(rolloutId, attemptId, SPANS_PER_LIFECYCLE);
       if (spanPath === 'otlp') {
         await client.addManySpans(spans);
+        state.requests++;
       } else {
         for (const span of spans) await client.addSpan(span);
+        state.requests += spans.length;
       }
-      await client.updateAttempt(rolloutId, attemptId, { status: 'succeeded' });
-      state.completed++;
-      state.last = rolloutId;
+      finish = { rollout_id: rolloutId, attempt_id: attemptId, status: 'succeeded' };
     }
+    if (finish) await cycle(client, { worker_id: workerId, finish, dequeue: false });
   };
   await Promise.all(clients.map(worker));
   return state;

@@ -1,3 +1,4 @@
+import { type ArmedWait, RolloutWaiters } from '@arclight/store';
 import pg from 'pg';
 
 /** The channel on which transactions announce rollouts that reached a terminal status. */
@@ -21,17 +22,6 @@ export function finishedPayloads(schema: string, ids: readonly string[]): string
   return payloads;
 }
 
-export interface ArmedWait {
-  /** Sleeps until a wake-up, `maxMs`, or the recheck interval, whichever comes first. */
-  sleep(maxMs: number): Promise<void>;
-  cancel(): void;
-}
-
-interface Waiter {
-  ids: ReadonlySet<string>;
-  wake: () => void;
-}
-
 /**
  * Wake-ups for `waitForRollouts`. A waiter sleeps until one of its rollouts is announced finished — by a
  * commit in this process (`notify`) or, through PostgreSQL `LISTEN`, by any other process — or until its
@@ -40,7 +30,7 @@ interface Waiter {
  * The LISTEN connection is opened on the first wait and reopened after an error.
  */
 export class FinishedListener {
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters: RolloutWaiters;
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
   private closed = false;
@@ -48,8 +38,10 @@ export class FinishedListener {
   constructor(
     private readonly config: pg.ClientConfig,
     private readonly schema: string,
-    private readonly recheckMs: number,
-  ) {}
+    recheckMs: number,
+  ) {
+    this.waiters = new RolloutWaiters(recheckMs);
+  }
 
   /** Makes sure LISTEN is active; resolves once notifications from now on will be delivered. */
   listen(): Promise<void> {
@@ -81,48 +73,19 @@ export class FinishedListener {
     this.client = client;
   }
 
-  /**
-   * Registers interest in `rolloutIds` now (so that a finish announced before `sleep` is not missed) and
-   * returns the handle to sleep on; `sleep` returns at once if a wake-up already arrived.
-   */
+  /** Registers interest in `rolloutIds` now and returns the handle to sleep on (see `RolloutWaiters.arm`). */
   arm(rolloutIds: readonly string[]): ArmedWait {
-    let woken = false;
-    let resolveSleep: (() => void) | null = null;
-    let timer: NodeJS.Timeout | undefined;
-    const waiter: Waiter = {
-      ids: new Set(rolloutIds),
-      wake: () => {
-        woken = true;
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-        resolveSleep?.();
-      },
-    };
-    this.waiters.add(waiter);
-    return {
-      sleep: (maxMs) =>
-        new Promise<void>((resolve) => {
-          if (woken || this.closed) {
-            waiter.wake();
-            resolve();
-            return;
-          }
-          resolveSleep = resolve;
-          timer = setTimeout(waiter.wake, Math.max(0, Math.min(this.recheckMs, maxMs)));
-        }),
-      cancel: () => waiter.wake(),
-    };
+    return this.waiters.arm(rolloutIds);
   }
 
+  /** Wakes the waiters of any of `finishedIds`. */
   notify(finishedIds: readonly string[]): void {
-    for (const waiter of [...this.waiters]) {
-      if (finishedIds.some((id) => waiter.ids.has(id))) waiter.wake();
-    }
+    this.waiters.notify(finishedIds);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of [...this.waiters]) waiter.wake();
+    this.waiters.close();
     await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;

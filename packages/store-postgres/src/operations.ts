@@ -1,9 +1,14 @@
 import {
   type Attempt,
   type AttemptedRollout,
+  isQueuing,
+  type NamedResources,
   NotFoundError,
+  type OtelSpanLike,
+  type ResourcesUpdate,
   type Rollout,
   type Span,
+  spanFromOtel,
   type Worker,
 } from '@arclight/core';
 import {
@@ -14,32 +19,219 @@ import {
   attemptStarted,
   beatingAttempts,
   collectFinished,
+  type EnqueueRolloutParams,
+  enqueueLabel,
+  markWorkerIdleAfterEmptyDequeue,
   newAttemptRecord,
+  newRolloutRecord,
   newWorker,
+  type Page,
+  type PageQuery,
+  type ResourcesQuery,
+  type RolloutQuery,
   requireSpanTargets,
+  resourcesRecord,
   rolloutHeartbeat,
   rolloutStatusFromAttempt,
+  type SpanQuery,
+  type StartRolloutParams,
+  type StoreSteps,
   spanBatchTargets,
   syncWorkerWithAttempt,
+  targetAttempt,
   unhealthyStatus,
+  type WorkerQuery,
   withLatestAttempt,
+  workerHeartbeat,
 } from '@arclight/store';
 import type { Tables } from './tables.js';
 
 /**
- * The record-level steps of the store semantics (the same rules as `@arclight/store`'s StoreOperations),
- * run inside one PostgreSQL transaction. Every step that changes a rollout, its attempts or spans holds the
- * rollout's row lock (taken by `lockRollout`), and workers are locked after rollouts, so concurrent
- * transactions from any number of processes apply each transition exactly once and never deadlock on
- * these rows. `finished` collects rollouts that reached a terminal status, for waking waiters after commit.
+ * The store's `StoreSteps` in PostgreSQL (the same rules as `@arclight/store`'s StoreOperations), run inside
+ * one transaction. Every step that changes a rollout, its attempts or spans holds the rollout's row lock
+ * (taken by `lockRollout`), and workers are locked after rollouts, so concurrent transactions from any number
+ * of processes apply each transition exactly once and never deadlock on these rows. `finished` collects
+ * rollouts that reached a terminal status, for waking waiters after commit.
  */
-export class Operations {
+export class Operations implements StoreSteps {
   finished: string[] = [];
 
   constructor(
     readonly tables: Tables,
     private readonly now: () => number,
   ) {}
+
+  // ------------------------------------------------------------------ rollouts and the queue
+
+  async startRollout(
+    params: StartRolloutParams,
+    workerId: string | null,
+  ): Promise<AttemptedRollout> {
+    const latest = (await this.tables.getLatestResources())?.resources_id ?? null;
+    const rollout = newRolloutRecord(params, 'preparing', latest, this.now());
+    const attempt = newAttemptRecord(rollout.rollout_id, 1, workerId, rollout.start_time);
+    await this.tables.insertRollouts([rollout]);
+    await this.tables.insertAttempt(attempt);
+    if (workerId) await this.syncWorker(attempt, false);
+    return { ...rollout, attempt };
+  }
+
+  async enqueueRollouts(requests: EnqueueRolloutParams[]): Promise<Rollout[]> {
+    const latest = (await this.tables.getLatestResources())?.resources_id ?? null;
+    const now = this.now();
+    const rollouts = requests.map((request, i) =>
+      newRolloutRecord(request, 'queuing', latest, now, enqueueLabel(i, requests.length)),
+    );
+    if (rollouts.length === 0) return rollouts;
+    await this.tables.insertRollouts(rollouts);
+    await this.tables.pushQueue(rollouts.map((r) => r.rollout_id));
+    return rollouts;
+  }
+
+  /** Pops several queued ids per statement (`FOR UPDATE SKIP LOCKED`: concurrent dequeuers never collide). */
+  async dequeueRollouts(workerId: string | null, limit: number): Promise<AttemptedRollout[]> {
+    const now = this.now();
+    const dequeued: AttemptedRollout[] = [];
+    while (dequeued.length < limit) {
+      const ids = await this.tables.popQueue(limit - dequeued.length);
+      if (ids.length === 0) break;
+      for (const rolloutId of ids) {
+        const rollout = await this.tables.getRollout(rolloutId, true);
+        // Ids whose rollout left the queuing states while queued are skipped.
+        if (!rollout || !isQueuing(rollout.status)) continue;
+        dequeued.push(await this.addAttempt(rollout, workerId, now));
+      }
+    }
+    if (workerId) {
+      const last = dequeued.at(-1);
+      if (last) await this.syncWorker(last.attempt, true);
+      else {
+        const worker = await this.lockWorker(workerId);
+        await this.tables.putWorker(markWorkerIdleAfterEmptyDequeue(worker, now));
+      }
+    }
+    return dequeued;
+  }
+
+  async startAttempt(rolloutId: string, workerId: string | null): Promise<AttemptedRollout> {
+    const rollout = await this.lockRollout(rolloutId);
+    const attempted = await this.addAttempt(rollout, workerId, this.now());
+    if (workerId) await this.syncWorker(attempted.attempt, false);
+    return attempted;
+  }
+
+  async queryRollouts(query: RolloutQuery): Promise<Page<Rollout | AttemptedRollout>> {
+    const page = await this.tables.queryRollouts(query);
+    return { items: await this.withLatestAttempts(page.items), total: page.total };
+  }
+
+  async getRollout(rolloutId: string): Promise<Rollout | AttemptedRollout | null> {
+    const rollout = await this.tables.getRollout(rolloutId);
+    return rollout ? ((await this.withLatestAttempts([rollout]))[0] ?? null) : null;
+  }
+
+  async updateRollout(rolloutId: string, changes: Partial<Rollout>): Promise<Rollout> {
+    return this.applyRolloutUpdate(await this.lockRollout(rolloutId), changes);
+  }
+
+  // ------------------------------------------------------------------ attempts
+
+  queryAttempts(rolloutId: string, query: PageQuery): Promise<Page<Attempt>> {
+    return this.tables.queryAttempts(rolloutId, query);
+  }
+
+  getLatestAttempt(rolloutId: string): Promise<Attempt | undefined> {
+    return this.tables.getLatestAttempt(rolloutId);
+  }
+
+  async updateAttempt(
+    rolloutId: string,
+    attemptId: string,
+    changes: Partial<Attempt>,
+  ): Promise<Attempt> {
+    const rollout = await this.lockRollout(rolloutId);
+    const latest = await this.tables.getLatestAttempt(rolloutId);
+    const named =
+      attemptId === 'latest' ? undefined : await this.tables.getAttempt(rolloutId, attemptId);
+    const attempt = targetAttempt(rolloutId, attemptId, latest, () => named);
+    const isLatest = attempt.attempt_id === latest?.attempt_id;
+    return this.applyAttemptUpdate(rollout, attempt, isLatest, changes);
+  }
+
+  // ------------------------------------------------------------------ resources
+
+  async putResources(resources: NamedResources, resourcesId?: string): Promise<ResourcesUpdate> {
+    const target =
+      resourcesId === undefined
+        ? undefined
+        : { resourcesId, existing: await this.tables.getResources(resourcesId, true) };
+    const update = resourcesRecord(resources, this.now(), target);
+    await this.tables.putResources(update);
+    return update;
+  }
+
+  getResources(resourcesId: string): Promise<ResourcesUpdate | undefined> {
+    return this.tables.getResources(resourcesId);
+  }
+
+  getLatestResources(): Promise<ResourcesUpdate | undefined> {
+    return this.tables.getLatestResources();
+  }
+
+  queryResources(query: ResourcesQuery): Promise<Page<ResourcesUpdate>> {
+    return this.tables.queryResources(query);
+  }
+
+  // ------------------------------------------------------------------ spans
+
+  async addOtelSpan(
+    rolloutId: string,
+    attemptId: string,
+    span: OtelSpanLike,
+    sequenceId: number | null | undefined,
+  ): Promise<Span | null> {
+    await this.lockRollout(rolloutId);
+    const seq = sequenceId ?? (await this.tables.allocateSequenceIds(rolloutId, 1));
+    const converted = spanFromOtel(span, rolloutId, attemptId, seq);
+    return (await this.insertSpans([converted]))[0] ?? null;
+  }
+
+  allocateSequenceId(rolloutId: string): Promise<number> {
+    return this.tables.allocateSequenceIds(rolloutId, 1);
+  }
+
+  async allocateSequenceIds(counts: Map<string, number>): Promise<Map<string, number>> {
+    const first = new Map<string, number>();
+    // Counter rows are locked in id order, so two batches over the same rollouts never deadlock.
+    for (const id of [...counts.keys()].sort())
+      first.set(id, await this.tables.allocateSequenceIds(id, counts.get(id)!));
+    return first;
+  }
+
+  querySpans(query: SpanQuery): Promise<Page<Span>> {
+    return this.tables.querySpans(query);
+  }
+
+  // ------------------------------------------------------------------ workers
+
+  queryWorkers(query: WorkerQuery): Promise<Page<Worker>> {
+    return this.tables.queryWorkers(query);
+  }
+
+  getWorker(workerId: string): Promise<Worker | undefined> {
+    return this.tables.getWorker(workerId);
+  }
+
+  async updateWorker(
+    workerId: string,
+    stats: Record<string, unknown> | null | undefined,
+  ): Promise<Worker> {
+    const worker = workerHeartbeat(await this.lockWorker(workerId), stats, this.now());
+    await this.tables.putWorker(worker);
+    return worker;
+  }
+
+  // ------------------------------------------------------------------ record-level rules
 
   /** Times out or marks unresponsive the latest attempts of running rollouts (rows others hold are left to them). */
   async scanUnhealthyRollouts(now: number): Promise<void> {

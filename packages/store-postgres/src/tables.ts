@@ -7,12 +7,12 @@ import type {
   Worker,
 } from '@arclight/core';
 import {
+  addSpanFilters,
   type BackendCounts,
   type Page,
   type PageQuery,
   type ResourcesQuery,
   type RolloutQuery,
-  SPAN_FILTER_FIELDS,
   type SpanQuery,
   type WorkerQuery,
 } from '@arclight/store';
@@ -37,9 +37,6 @@ export interface Queryable {
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
-
-/** The suffix of a span filter that matches a substring. */
-const CONTAINS = '_contains';
 
 /**
  * Record access over one connection (a transaction's client, or the pool for single-statement reads).
@@ -253,11 +250,7 @@ export class Tables {
   querySpans(query: SpanQuery): Promise<Page<Span>> {
     const where = new Conditions().require('rollout_id', query.rollout_id);
     if (query.attempt_id != null) where.require('attempt_id', query.attempt_id);
-    for (const field of SPAN_FILTER_FIELDS) {
-      const contains = field.endsWith(CONTAINS) ? field.slice(0, -CONTAINS.length) : undefined;
-      if (contains) where.contains(contains, query[field]);
-      else where.equals(field, query[field]);
-    }
+    addSpanFilters(where, query);
     return this.page(SPANS, where, where.where(query.filter_logic), query);
   }
 

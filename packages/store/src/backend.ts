@@ -1,6 +1,9 @@
 import {
   type Attempt,
+  type AttemptedRollout,
   type FilterLogic,
+  type NamedResources,
+  type OtelSpanLike,
   type ResourcesUpdate,
   type Rollout,
   type RolloutStatus,
@@ -10,9 +13,10 @@ import {
   type Worker,
   type WorkerStatus,
 } from '@arclight/core';
+import type { EnqueueRolloutParams, StartRolloutParams } from './lightning-store.js';
 
 /**
- * The storage seam under `BaseLightningStore`. A backend stores and finds records; all store semantics
+ * The synchronous storage seam under `BackendLightningStore` (memory, SQLite). A backend stores and finds records; all store semantics
  * (status machines, watchdog, worker sync, validation) live above it, once, for every backend.
  *
  * Every method is synchronous. `transaction(fn)` runs `fn` atomically: either every write made inside it
@@ -171,3 +175,65 @@ export const SORTABLE_FIELDS = {
   resources: SCALAR_MODEL_FIELDS.ResourcesUpdate,
   workers: SCALAR_MODEL_FIELDS.Worker,
 } as const;
+
+/** A value, or (for stores over asynchronous storage such as PostgreSQL) a promise of it. */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The storage-specific body of each store call, run by `BaseLightningStore` inside one transaction (writes)
+ * or one consistent snapshot (reads) after it has validated the arguments. Synchronous storage (memory,
+ * SQLite) returns plain values, so its calls take no extra await; asynchronous storage returns promises.
+ * Parameters arrive validated; `finished` collects the rollouts that reached a terminal status in the
+ * current transaction, so that waiters can be woken after it commits.
+ */
+export interface StoreSteps {
+  readonly finished: string[];
+  /** Times out or marks unresponsive the latest attempts of running rollouts (upstream's watchdog scan). */
+  scanUnhealthyRollouts(now: number): Awaitable<void>;
+  /** A new `preparing` rollout with its first attempt (the worker, when given, is synced). */
+  startRollout(params: StartRolloutParams, workerId: string | null): Awaitable<AttemptedRollout>;
+  /** New `queuing` rollouts, in order, appended to the queue. */
+  enqueueRollouts(requests: EnqueueRolloutParams[]): Awaitable<Rollout[]>;
+  /** Up to `limit` queued rollouts, each with a new attempt; an empty dequeue marks the worker idle. */
+  dequeueRollouts(workerId: string | null, limit: number): Awaitable<AttemptedRollout[]>;
+  startAttempt(rolloutId: string, workerId: string | null): Awaitable<AttemptedRollout>;
+  /** Rollouts with their latest attempts. */
+  queryRollouts(query: RolloutQuery): Awaitable<Page<Rollout | AttemptedRollout>>;
+  getRollout(rolloutId: string): Awaitable<Rollout | AttemptedRollout | null>;
+  updateRollout(rolloutId: string, changes: Partial<Rollout>): Awaitable<Rollout>;
+  /** Moves finished rollouts into `finished` and returns the ids still pending (unknown ids are dropped). */
+  collectFinished(ids: string[], finished: Map<string, Rollout>): Awaitable<string[]>;
+  queryAttempts(rolloutId: string, query: PageQuery): Awaitable<Page<Attempt>>;
+  getLatestAttempt(rolloutId: string): Awaitable<Attempt | undefined>;
+  /** `attemptId` may be `latest`. */
+  updateAttempt(
+    rolloutId: string,
+    attemptId: string,
+    changes: Partial<Attempt>,
+  ): Awaitable<Attempt>;
+  /** A new resources update, or (with `resourcesId`) a replacement of that one. */
+  putResources(resources: NamedResources, resourcesId?: string): Awaitable<ResourcesUpdate>;
+  getResources(resourcesId: string): Awaitable<ResourcesUpdate | undefined>;
+  getLatestResources(): Awaitable<ResourcesUpdate | undefined>;
+  queryResources(query: ResourcesQuery): Awaitable<Page<ResourcesUpdate>>;
+  /** Inserts spans (rollouts and attempts must exist) as heartbeats of their attempts; returns the new ones. */
+  insertSpans(spans: Span[]): Awaitable<Span[]>;
+  addOtelSpan(
+    rolloutId: string,
+    attemptId: string,
+    span: OtelSpanLike,
+    sequenceId: number | null | undefined,
+  ): Awaitable<Span | null>;
+  /** Reserves the rollout's next span sequence id. */
+  allocateSequenceId(rolloutId: string): Awaitable<number>;
+  /** Reserves `count` consecutive ids per rollout; returns the first of each. */
+  allocateSequenceIds(counts: Map<string, number>): Awaitable<Map<string, number>>;
+  /** `query.attempt_id` is never `latest` here. */
+  querySpans(query: SpanQuery): Awaitable<Page<Span>>;
+  queryWorkers(query: WorkerQuery): Awaitable<Page<Worker>>;
+  getWorker(workerId: string): Awaitable<Worker | undefined>;
+  updateWorker(
+    workerId: string,
+    stats: Record<string, unknown> | null | undefined,
+  ): Awaitable<Worker>;
+}

@@ -1,7 +1,6 @@
 import {
   type Attempt,
   type AttemptedRollout,
-  isQueuing,
   type NamedResources,
   type OtelSpanLike,
   type PaginatedResult,
@@ -10,10 +9,17 @@ import {
   type Rollout,
   type Span,
   StoreClosedError,
-  spanFromOtel,
   type Worker,
 } from '@arclight/core';
-import type { BackendCapacity, StoreBackend } from './backend.js';
+import type {
+  Awaitable,
+  BackendCapacity,
+  BackendCounts,
+  Page,
+  PageQuery,
+  SpanQuery,
+  StoreSteps,
+} from './backend.js';
 import { attemptChanges, rolloutChanges } from './changes.js';
 import type {
   DequeueManyParams,
@@ -38,72 +44,70 @@ import * as p from './params.js';
 import { attemptQuery, resourcesQuery, rolloutQuery, spanQuery, workerQuery } from './queries.js';
 import {
   assignSequenceIds,
-  attemptStarted,
   checkSequenceId,
   checkSpans,
   dequeueRequest,
-  enqueueLabel,
   finishedInOrder,
   heartbeatStats,
   hydrateResources,
-  newAttemptRecord,
-  newRolloutRecord,
   paginated,
-  resourcesRecord,
   sequenceIdRequests,
-  targetAttempt,
   waitRequest,
-  workerHeartbeat,
 } from './record-rules.js';
-import { RolloutWaiters } from './rollout-waiters.js';
-import { markWorkerIdleAfterEmptyDequeue } from './semantics/worker-sync.js';
-import { StoreOperations } from './store-operations.js';
+import type { ArmedWait } from './rollout-waiters.js';
 
-export interface BaseStoreOptions {
+export interface StoreClockOptions {
   /** Epoch seconds; injectable so tests can drive timestamps and the watchdog. */
   clock?: () => number;
   /** The watchdog runs at most once per this many seconds (upstream default 10; 0 = before every call). */
   scanDebounceSeconds?: number;
-  /** How often a waiting `waitForRollouts` re-reads the backend (other processes may write it). */
-  waitPollSeconds?: number;
 }
 
 const systemClock = (): number => Date.now() / 1000;
 
 /**
- * Agent Lightning v0.x store semantics over any `StoreBackend`. Every public call runs synchronously inside
- * one backend transaction, so calls are atomic and isolated from each other within a process (and, for
- * SQLite, across processes), and a call that throws changes nothing.
+ * Agent Lightning v0.x store semantics, once for every storage: argument checks, the watchdog's debounce,
+ * pagination, result shapes and waiting. A subclass runs `StoreSteps` inside its storage's transactions
+ * (`read`, `write`) and says how to count, close and wait; a call that throws changes nothing.
  */
-export abstract class BaseLightningStore implements LightningStore {
+export abstract class BaseLightningStore<S extends StoreSteps> implements LightningStore {
   abstract readonly capabilities: LightningStoreCapabilities;
 
-  protected readonly backend: StoreBackend;
-  private readonly now: () => number;
-  private readonly debounceSeconds: number;
+  protected readonly now: () => number;
+  protected readonly debounceSeconds: number;
+  protected closed = false;
   private readonly launchTime: number;
   private lastScanTime: number;
-  private scanning = false;
-  private closed = false;
-  private readonly waiters: RolloutWaiters;
-  private readonly ops: StoreOperations;
 
-  protected constructor(backend: StoreBackend, options: BaseStoreOptions = {}) {
-    this.backend = backend;
+  protected constructor(options: StoreClockOptions = {}) {
     this.now = options.clock ?? systemClock;
     this.debounceSeconds = options.scanDebounceSeconds ?? 10;
     this.launchTime = this.now();
     // The first scan may run immediately after construction.
     this.lastScanTime = this.launchTime - this.debounceSeconds;
-    this.waiters = new RolloutWaiters((options.waitPollSeconds ?? 0.05) * 1000);
-    this.ops = new StoreOperations(backend, this.now);
   }
+
+  /** Runs a mutating step atomically; `scan` runs the watchdog first (for the methods upstream guards). */
+  protected abstract write<T>(scan: boolean, step: (steps: S) => Awaitable<T>): Awaitable<T>;
+  /** Runs reads against one consistent view; `scan` runs the watchdog first. */
+  protected abstract read<T>(scan: boolean, step: (steps: S) => Awaitable<T>): Awaitable<T>;
+  protected abstract counts(): Awaitable<BackendCounts>;
+  /** A store that caps its memory reports the cap here (statistics' `memory_capacity_bytes` & co). */
+  protected capacity(): BackendCapacity | undefined {
+    return undefined;
+  }
+  /** Releases the storage (the store is already marked closed). */
+  protected abstract release(): Promise<void> | void;
+  /** Registers interest in rollouts finishing before they are read (see `waitForRollouts`). */
+  protected abstract armWait(rolloutIds: readonly string[]): ArmedWait;
+  /** Called once before a wait that may sleep. */
+  protected prepareWait(): Promise<void> | void {}
 
   // ------------------------------------------------------------------ lifecycle
 
   async statistics(): Promise<LightningStoreStatistics> {
     this.ensureOpen();
-    const counts = this.backend.counts();
+    const counts = await this.counts();
     return {
       name: this.constructor.name,
       total_rollouts: counts.rollouts,
@@ -113,30 +117,21 @@ export abstract class BaseLightningStore implements LightningStore {
       total_workers: counts.workers,
       uptime: this.now() - this.launchTime,
       total_span_bytes: counts.span_bytes,
-      ...capacityStatistics(this.backend.capacity?.()),
+      ...capacityStatistics(this.capacity()),
     };
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.waiters.wakeAll();
-    this.backend.close();
+    await this.release();
   }
 
   // ------------------------------------------------------------------ rollouts and the queue
 
   async startRollout(params: StartRolloutParams): Promise<AttemptedRollout> {
     const workerId = p.optionalString('worker_id', params.worker_id);
-    return this.write(true, () => {
-      const latest = this.backend.getLatestResources()?.resources_id ?? null;
-      const rollout = newRolloutRecord(params, 'preparing', latest, this.now());
-      const attempt = newAttemptRecord(rollout.rollout_id, 1, workerId, rollout.start_time);
-      this.backend.insertRollout(rollout);
-      this.backend.insertAttempt(attempt);
-      if (workerId) this.ops.syncWorker(attempt, false);
-      return { ...rollout, attempt };
-    });
+    return this.write(true, (s) => s.startRollout(params, workerId));
   }
 
   async enqueueRollout(params: EnqueueRolloutParams): Promise<Rollout> {
@@ -146,16 +141,7 @@ export abstract class BaseLightningStore implements LightningStore {
 
   async enqueueManyRollouts(requests: EnqueueRolloutParams[]): Promise<Rollout[]> {
     if (!Array.isArray(requests)) throw p.invalid('rollouts', 'expected a list');
-    return this.write(true, () => {
-      const latest = this.backend.getLatestResources()?.resources_id ?? null;
-      const now = this.now();
-      const rollouts = requests.map((request, i) =>
-        newRolloutRecord(request, 'queuing', latest, now, enqueueLabel(i, requests.length)),
-      );
-      for (const rollout of rollouts) this.backend.insertRollout(rollout);
-      this.backend.pushQueue(rollouts.map((r) => r.rollout_id));
-      return rollouts;
-    });
+    return this.write(true, (s) => s.enqueueRollouts(requests));
   }
 
   async dequeueRollout(params: DequeueParams = {}): Promise<AttemptedRollout | null> {
@@ -165,29 +151,7 @@ export abstract class BaseLightningStore implements LightningStore {
 
   async dequeueManyRollouts(params: DequeueManyParams = {}): Promise<AttemptedRollout[]> {
     const { workerId, limit } = dequeueRequest(params);
-    return this.write(true, () => {
-      const now = this.now();
-      const dequeued: AttemptedRollout[] = [];
-      while (dequeued.length < limit) {
-        const rolloutId = this.backend.popQueue();
-        if (rolloutId === undefined) break;
-        const rollout = this.backend.getRollout(rolloutId);
-        // Ids whose rollout left the queuing states while queued are skipped.
-        if (!rollout || !isQueuing(rollout.status)) continue;
-        const count = this.backend.countAttempts(rolloutId);
-        const attempt = newAttemptRecord(rolloutId, count + 1, workerId, now);
-        this.backend.insertAttempt(attempt);
-        dequeued.push(attemptStarted(rollout, attempt));
-        this.backend.putRollout(rollout);
-      }
-      if (workerId) {
-        const last = dequeued.at(-1);
-        if (last) this.ops.syncWorker(last.attempt, true);
-        else
-          this.backend.putWorker(markWorkerIdleAfterEmptyDequeue(this.ops.worker(workerId), now));
-      }
-      return dequeued;
-    });
+    return this.write(true, (s) => s.dequeueRollouts(workerId, limit));
   }
 
   async startAttempt(
@@ -195,52 +159,44 @@ export abstract class BaseLightningStore implements LightningStore {
     params: StartAttemptParams = {},
   ): Promise<AttemptedRollout> {
     const workerId = p.optionalString('worker_id', params.worker_id);
-    return this.write(true, () => {
-      const rollout = this.ops.requireRollout(rolloutId);
-      const count = this.backend.countAttempts(rolloutId);
-      const attempt = newAttemptRecord(rolloutId, count + 1, workerId, this.now());
-      this.backend.insertAttempt(attempt);
-      const attempted = attemptStarted(rollout, attempt);
-      this.backend.putRollout(rollout);
-      if (workerId) this.ops.syncWorker(attempt, false);
-      return attempted;
-    });
+    return this.write(true, (s) => s.startAttempt(rolloutId, workerId));
   }
 
   async queryRollouts(
     params: QueryRolloutsParams = {},
   ): Promise<PaginatedResult<Rollout | AttemptedRollout>> {
     const query = rolloutQuery(params);
-    return this.read(true, () => {
-      const page = this.backend.queryRollouts(query);
-      return paginated(this.ops.withLatestAttempts(page.items), page, query);
-    });
+    return then(
+      this.read(true, (s) => s.queryRollouts(query)),
+      paginatedPage,
+      query,
+    );
   }
 
   async getRolloutById(rolloutId: string): Promise<Rollout | AttemptedRollout | null> {
-    return this.read(true, () => {
-      const rollout = this.backend.getRollout(rolloutId);
-      return rollout ? (this.ops.withLatestAttempts([rollout])[0] ?? null) : null;
-    });
+    return this.read(true, (s) => s.getRollout(rolloutId));
   }
 
   async updateRollout(rolloutId: string, params: UpdateRolloutParams): Promise<Rollout> {
     const changes = rolloutChanges(params);
-    return this.write(true, () => {
-      const rollout = this.ops.requireRollout(rolloutId);
-      return this.ops.applyRolloutUpdate(rollout, changes);
-    });
+    return this.write(true, (s) => s.updateRollout(rolloutId, changes));
   }
 
   async waitForRollouts(params: WaitForRolloutsParams): Promise<Rollout[]> {
-    const { ids, deadline } = waitRequest(params);
+    const { ids, timeout, deadline } = waitRequest(params);
     const finished = new Map<string, Rollout>();
     let pending = [...new Set(ids)];
+    if (timeout !== 0 && pending.length > 0) await this.prepareWait();
     for (;;) {
+      // Interest is registered before reading, so a finish committed in between still wakes the wait.
       // Only ids still pending are read again, so waiting on N rollouts costs O(N) reads per wake-up.
-      pending = this.read(true, () => this.ops.collectFinished(pending, finished));
-      if (pending.length === 0 || Date.now() >= deadline || this.closed) break;
-      await this.waiters.wait(pending, deadline - Date.now());
+      const armed = this.armWait(pending);
+      pending = await this.read(true, (s) => s.collectFinished(pending, finished));
+      if (pending.length === 0 || Date.now() >= deadline || this.closed) {
+        armed.cancel();
+        break;
+      }
+      await armed.sleep(deadline - Date.now());
     }
     return finishedInOrder(ids, finished);
   }
@@ -252,14 +208,19 @@ export abstract class BaseLightningStore implements LightningStore {
     params: QueryAttemptsParams = {},
   ): Promise<PaginatedResult<Attempt>> {
     const query = attemptQuery(params);
-    return this.read(true, () => {
-      const page = this.backend.queryAttempts(rolloutId, query);
-      return paginated(page.items, page, query);
-    });
+    return then(
+      this.read(true, (s) => s.queryAttempts(rolloutId, query)),
+      paginatedPage,
+      query,
+    );
   }
 
   async getLatestAttempt(rolloutId: string): Promise<Attempt | null> {
-    return this.read(true, () => this.backend.getLatestAttempt(rolloutId) ?? null);
+    return then(
+      this.read(true, (s) => s.getLatestAttempt(rolloutId)),
+      orNull,
+      undefined,
+    );
   }
 
   async updateAttempt(
@@ -268,59 +229,47 @@ export abstract class BaseLightningStore implements LightningStore {
     params: UpdateAttemptParams,
   ): Promise<Attempt> {
     const changes = attemptChanges(params);
-    return this.write(true, () => {
-      const rollout = this.ops.requireRollout(rolloutId);
-      const latest = this.backend.getLatestAttempt(rolloutId);
-      const attempt = targetAttempt(rolloutId, attemptId, latest, (id) =>
-        this.backend.getAttempt(rolloutId, id),
-      );
-      const isLatest = attempt.attempt_id === latest?.attempt_id;
-      return this.ops.applyAttemptUpdate(rollout, attempt, isLatest, changes);
-    });
+    return this.write(true, (s) => s.updateAttempt(rolloutId, attemptId, changes));
   }
 
   // ------------------------------------------------------------------ resources
 
   async addResources(resources: NamedResources): Promise<ResourcesUpdate> {
     const parsed = parseNamedResources(resources, 'resources');
-    return this.write(false, () => {
-      const update = resourcesRecord(parsed, this.now());
-      this.backend.putResources(update);
-      return update;
-    });
+    return this.write(false, (s) => s.putResources(parsed));
   }
 
   async updateResources(resourcesId: string, resources: NamedResources): Promise<ResourcesUpdate> {
     p.requireString('resources_id', resourcesId);
     const parsed = parseNamedResources(resources, 'resources');
-    return this.write(true, () => {
-      const existing = this.backend.getResources(resourcesId);
-      const update = resourcesRecord(parsed, this.now(), { resourcesId, existing });
-      this.backend.putResources(update);
-      return update;
-    });
+    return this.write(true, (s) => s.putResources(parsed, resourcesId));
   }
 
   async getResourcesById(resourcesId: string): Promise<ResourcesUpdate | null> {
-    return this.read(false, () => hydrateResources(this.backend.getResources(resourcesId)));
+    return then(
+      this.read(false, (s) => s.getResources(resourcesId)),
+      hydrateResources,
+      undefined,
+    );
   }
 
   async getLatestResources(): Promise<ResourcesUpdate | null> {
-    return this.read(false, () => hydrateResources(this.backend.getLatestResources()));
+    return then(
+      this.read(false, (s) => s.getLatestResources()),
+      hydrateResources,
+      undefined,
+    );
   }
 
   async queryResources(
     params: QueryResourcesParams = {},
   ): Promise<PaginatedResult<ResourcesUpdate>> {
     const query = resourcesQuery(params);
-    return this.read(false, () => {
-      const page = this.backend.queryResources(query);
-      return paginated(
-        page.items.map((u) => hydrateResources(u)!),
-        page,
-        query,
-      );
-    });
+    return then(
+      this.read(false, (s) => s.queryResources(query)),
+      paginatedResources,
+      query,
+    );
   }
 
   // ------------------------------------------------------------------ spans
@@ -332,7 +281,11 @@ export abstract class BaseLightningStore implements LightningStore {
 
   async addManySpans(spans: Span[]): Promise<Span[]> {
     checkSpans(spans);
-    return this.write(false, () => this.ops.insertSpans(spans));
+    if (spans.length === 0) {
+      this.ensureOpen();
+      return [];
+    }
+    return this.write(false, (s) => s.insertSpans(spans));
   }
 
   async addOtelSpan(
@@ -342,26 +295,21 @@ export abstract class BaseLightningStore implements LightningStore {
     sequenceId?: number | null,
   ): Promise<Span | null> {
     checkSequenceId(sequenceId);
-    return this.write(false, () => {
-      this.ops.requireAttempt(rolloutId, attemptId);
-      const seq = sequenceId ?? this.backend.allocateSequenceIds(rolloutId, 1);
-      const converted = spanFromOtel(span, rolloutId, attemptId, seq);
-      return this.ops.insertSpans([converted])[0] ?? null;
-    });
+    return this.write(false, (s) => s.addOtelSpan(rolloutId, attemptId, span, sequenceId));
   }
 
   async getNextSpanSequenceId(rolloutId: string, _attemptId: string): Promise<number> {
     p.requireString('rollout_id', rolloutId);
-    return this.write(false, () => this.backend.allocateSequenceIds(rolloutId, 1));
+    return this.write(false, (s) => s.allocateSequenceId(rolloutId));
   }
 
   async getManySpanSequenceIds(rolloutAttemptIds: Array<[string, string]>): Promise<number[]> {
     const { rolloutIds, counts } = sequenceIdRequests(rolloutAttemptIds);
-    return this.write(false, () => {
-      const first = new Map<string, number>();
-      for (const [id, count] of counts) first.set(id, this.backend.allocateSequenceIds(id, count));
-      return assignSequenceIds(rolloutIds, first);
-    });
+    return then(
+      this.write(false, (s) => s.allocateSequenceIds(counts)),
+      sequenceIdsInOrder,
+      rolloutIds,
+    );
   }
 
   async querySpans(
@@ -369,80 +317,94 @@ export abstract class BaseLightningStore implements LightningStore {
     params: QuerySpansParams = {},
   ): Promise<PaginatedResult<Span>> {
     const query = spanQuery(rolloutId, params);
-    return this.read(true, () => {
-      if (query.attempt_id === 'latest') {
-        const latest = this.backend.getLatestAttempt(rolloutId);
-        if (!latest) return paginated([], { items: [], total: 0 }, query);
-        query.attempt_id = latest.attempt_id;
-      }
-      const page = this.backend.querySpans(query);
-      return paginated(page.items, page, query);
-    });
+    const page = this.read(true, (s) =>
+      query.attempt_id === 'latest'
+        ? then(s.getLatestAttempt(rolloutId), spansOfAttempt, { steps: s, query })
+        : s.querySpans(query),
+    );
+    return then(page, paginatedPage, query);
   }
 
   // ------------------------------------------------------------------ workers
 
   async queryWorkers(params: QueryWorkersParams = {}): Promise<PaginatedResult<Worker>> {
     const query = workerQuery(params);
-    return this.read(true, () => {
-      const page = this.backend.queryWorkers(query);
-      return paginated(page.items, page, query);
-    });
+    return then(
+      this.read(true, (s) => s.queryWorkers(query)),
+      paginatedPage,
+      query,
+    );
   }
 
   async getWorkerById(workerId: string): Promise<Worker | null> {
-    return this.read(false, () => this.backend.getWorker(workerId) ?? null);
+    return then(
+      this.read(false, (s) => s.getWorker(workerId)),
+      orNull,
+      undefined,
+    );
   }
 
   async updateWorker(workerId: string, params: UpdateWorkerParams = {}): Promise<Worker> {
     p.requireString('worker_id', workerId);
     const stats = heartbeatStats(params);
-    return this.write(false, () => {
-      const worker = workerHeartbeat(this.ops.worker(workerId), stats, this.now());
-      this.backend.putWorker(worker);
-      return worker;
-    });
+    return this.write(false, (s) => s.updateWorker(workerId, stats));
   }
 
   // ------------------------------------------------------------------ internals
 
-  /** Runs a mutating call atomically; `scan` runs the watchdog first (for the methods upstream guards). */
-  private write<T>(scan: boolean, fn: () => T): T {
-    this.ensureOpen();
-    if (scan) this.scanForUnhealthyRollouts();
-    const { result, finished } = this.backend.transaction(() => {
-      this.ops.finished = [];
-      const value = fn();
-      return { result: value, finished: this.ops.finished };
-    });
-    this.ops.finished = [];
-    if (finished.length > 0) this.waiters.notify(finished);
-    return result;
-  }
-
-  private read<T>(scan: boolean, fn: () => T): T {
-    this.ensureOpen();
-    if (scan) this.scanForUnhealthyRollouts();
-    return this.backend.snapshot(fn);
-  }
-
-  private ensureOpen(): void {
+  protected ensureOpen(): void {
     if (this.closed) throw new StoreClosedError('the store is closed');
   }
 
-  /** The lazy, debounced watchdog: times out and marks unresponsive the latest attempts of running rollouts. */
-  private scanForUnhealthyRollouts(): void {
-    if (this.scanning) return;
-    const now = this.now();
-    if (this.debounceSeconds > 0 && now - this.lastScanTime < this.debounceSeconds) return;
-    this.lastScanTime = now;
-    this.scanning = true;
-    try {
-      this.write(false, () => this.ops.scanUnhealthyRollouts(now));
-    } finally {
-      this.scanning = false;
-    }
+  /** Whether the debounced watchdog is due at `now`. */
+  protected scanDue(now: number): boolean {
+    return !(this.debounceSeconds > 0 && now - this.lastScanTime < this.debounceSeconds);
   }
+
+  /** A scan starts at `now`: the debounce restarts from it. */
+  protected scanStarted(now: number): void {
+    this.lastScanTime = now;
+  }
+}
+
+/**
+ * `fn(value, arg)` now when `value` is plain, after it resolves when it is a promise: one code path for
+ * synchronous and asynchronous storage, with no await (and no closure) on the synchronous one.
+ */
+function then<T, A, R>(
+  value: Awaitable<T>,
+  fn: (value: T, arg: A) => Awaitable<R>,
+  arg: A,
+): Awaitable<R> {
+  return value instanceof Promise ? value.then((v) => fn(v, arg)) : fn(value, arg);
+}
+
+const paginatedPage = <T>(page: Page<T>, query: PageQuery): PaginatedResult<T> =>
+  paginated(page.items, page, query);
+
+const paginatedResources = (
+  page: Page<ResourcesUpdate>,
+  query: PageQuery,
+): PaginatedResult<ResourcesUpdate> =>
+  paginated(
+    page.items.map((u) => hydrateResources(u)!),
+    page,
+    query,
+  );
+
+const orNull = <T>(value: T | undefined): T | null => value ?? null;
+
+const sequenceIdsInOrder = (first: Map<string, number>, rolloutIds: string[]): number[] =>
+  assignSequenceIds(rolloutIds, first);
+
+/** `querySpans` with `attempt_id: 'latest'`: the latest attempt's spans, none when there is no attempt. */
+function spansOfAttempt(
+  latest: Attempt | undefined,
+  { steps, query }: { steps: StoreSteps; query: SpanQuery },
+): Awaitable<Page<Span>> {
+  if (!latest) return { items: [], total: 0 };
+  query.attempt_id = latest.attempt_id;
+  return steps.querySpans(query);
 }
 
 /** Upstream's memory fields of `statistics()`: null for an uncapped store. */

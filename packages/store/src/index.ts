@@ -2,7 +2,8 @@ import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.
 
 export { NotFoundError, StoreClosedError, StoreError, ValidationError } from '@arclight/core';
 export * from './backend.js';
-export { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
+export { BackendLightningStore, type BaseStoreOptions } from './backend-store.js';
+export { BaseLightningStore, type StoreClockOptions } from './base-store.js';
 // Building blocks for LightningStore implementations outside this package (e.g. @arclight/store-postgres),
 // so that every backend shares one validation and one set of record-level rules.
 export { attemptChanges, rolloutChanges } from './changes.js';
@@ -16,14 +17,17 @@ export {
 export { InMemoryLightningStore, type InMemoryStoreOptions } from './memory-store.js';
 export * as storeParams from './params.js';
 export {
+  addSpanFilters,
   attemptQuery,
   resourcesQuery,
   rolloutQuery,
   SPAN_FILTER_FIELDS,
+  type SpanFilterTarget,
   spanQuery,
   workerQuery,
 } from './queries.js';
 export * from './record-rules.js';
+export { type ArmedWait, RolloutWaiters } from './rollout-waiters.js';
 export { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 export { unhealthyStatus } from './semantics/watchdog.js';
 export {

@@ -1,4 +1,4 @@
-import { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
+import { BackendLightningStore, type BaseStoreOptions } from './backend-store.js';
 import type { LightningStoreCapabilities } from './lightning-store.js';
 import { MemoryBackend } from './memory/index.js';
 import type { SpanCapOptions } from './memory/span-cap.js';
@@ -6,7 +6,7 @@ import type { SpanCapOptions } from './memory/span-cap.js';
 export interface InMemoryStoreOptions extends BaseStoreOptions, SpanCapOptions {}
 
 /** A LightningStore held in this process's memory. Fast, and gone when the process exits. */
-export class InMemoryLightningStore extends BaseLightningStore {
+export class InMemoryLightningStore extends BackendLightningStore {
   readonly capabilities: LightningStoreCapabilities = {
     thread_safe: true,
     async_safe: true,

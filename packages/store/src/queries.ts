@@ -66,3 +66,26 @@ export const SPAN_FILTER_FIELDS = [
   'name',
   'name_contains',
 ] as const;
+
+type SpanFilterColumn = Exclude<(typeof SPAN_FILTER_FIELDS)[number], `${string}_contains`>;
+
+/** Each span filter as the column it tests and how: exact, or substring for `*_contains`. */
+const SPAN_FILTERS = SPAN_FILTER_FIELDS.map((field) => {
+  const column = field.replace(/_contains$/, '') as SpanFilterColumn;
+  return { field, column, contains: column !== field };
+});
+
+/** A query builder of a backend (memory predicates, SQLite or PostgreSQL SQL). */
+export interface SpanFilterTarget {
+  equals(column: SpanFilterColumn, value: string | null): unknown;
+  contains(column: SpanFilterColumn, value: string | null): unknown;
+}
+
+/** Adds the span filters of `query` (SPAN_FILTER_FIELDS, in order) to a backend's query builder. */
+export function addSpanFilters<C extends SpanFilterTarget>(conditions: C, query: SpanQuery): C {
+  for (const { field, column, contains } of SPAN_FILTERS) {
+    if (contains) conditions.contains(column, query[field]);
+    else conditions.equals(column, query[field]);
+  }
+  return conditions;
+}

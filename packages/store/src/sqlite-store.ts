@@ -1,4 +1,4 @@
-import { BaseLightningStore, type BaseStoreOptions } from './base-store.js';
+import { BackendLightningStore, type BaseStoreOptions } from './backend-store.js';
 import type { LightningStoreCapabilities } from './lightning-store.js';
 import { SqliteBackend } from './sqlite/index.js';
 
@@ -15,7 +15,7 @@ export interface SqliteStoreOptions extends BaseStoreOptions {
  * The embedded default LightningStore: one SQLite file (WAL), durable and shareable by several processes
  * on one machine. Reopening the same file gives back everything.
  */
-export class SqliteLightningStore extends BaseLightningStore {
+export class SqliteLightningStore extends BackendLightningStore {
   readonly capabilities: LightningStoreCapabilities = {
     thread_safe: true,
     async_safe: true,

@@ -1,23 +1,49 @@
 import {
   type Attempt,
   type AttemptedRollout,
+  isQueuing,
+  type NamedResources,
   NotFoundError,
+  type OtelSpanLike,
+  type ResourcesUpdate,
   type Rollout,
   type Span,
+  spanFromOtel,
   type Worker,
 } from '@arclight/core';
-import type { StoreBackend } from './backend.js';
+import type {
+  Page,
+  PageQuery,
+  ResourcesQuery,
+  RolloutQuery,
+  SpanQuery,
+  StoreBackend,
+  StoreSteps,
+  WorkerQuery,
+} from './backend.js';
+import type { EnqueueRolloutParams, StartRolloutParams } from './lightning-store.js';
 import {
   applyAttemptChanges,
   applyRolloutChanges,
   attemptHeartbeat,
+  attemptStarted,
   collectFinished,
+  enqueueLabel,
+  newAttemptRecord,
+  newRolloutRecord,
+  resourcesRecord,
   rolloutHeartbeat,
+  targetAttempt,
   withLatestAttempt,
+  workerHeartbeat,
 } from './record-rules.js';
 import { rolloutStatusFromAttempt } from './semantics/rollout-status.js';
 import { unhealthyStatus } from './semantics/watchdog.js';
-import { newWorker, syncWorkerWithAttempt } from './semantics/worker-sync.js';
+import {
+  markWorkerIdleAfterEmptyDequeue,
+  newWorker,
+  syncWorkerWithAttempt,
+} from './semantics/worker-sync.js';
 
 interface SpanGroup {
   rolloutId: string;
@@ -28,18 +54,180 @@ interface SpanGroup {
 }
 
 /**
- * The record-level steps of the store's semantics, run inside one backend transaction by `BaseLightningStore`:
- * creating rollouts and attempts, propagating attempt status to rollouts (retries, end times, re-enqueueing),
- * keeping workers in sync, span writes as heartbeats, and the watchdog's scan. `finished` collects the rollouts
- * that reached a terminal status in the current transaction, so that waiters can be woken after it commits.
+ * The store's `StoreSteps` over a synchronous `StoreBackend`, run inside one backend transaction by
+ * `BackendLightningStore`: creating rollouts and attempts, propagating attempt status to rollouts (retries,
+ * end times, re-enqueueing), keeping workers in sync, span writes as heartbeats, and the watchdog's scan.
+ * Every step returns a plain value (no promise), so memory and SQLite calls take no extra await.
  */
-export class StoreOperations {
+export class StoreOperations implements StoreSteps {
   finished: string[] = [];
 
   constructor(
     private readonly backend: StoreBackend,
     private readonly now: () => number,
   ) {}
+
+  // ------------------------------------------------------------------ rollouts and the queue
+
+  startRollout(params: StartRolloutParams, workerId: string | null): AttemptedRollout {
+    const latest = this.backend.getLatestResources()?.resources_id ?? null;
+    const rollout = newRolloutRecord(params, 'preparing', latest, this.now());
+    const attempt = newAttemptRecord(rollout.rollout_id, 1, workerId, rollout.start_time);
+    this.backend.insertRollout(rollout);
+    this.backend.insertAttempt(attempt);
+    if (workerId) this.syncWorker(attempt, false);
+    return { ...rollout, attempt };
+  }
+
+  enqueueRollouts(requests: EnqueueRolloutParams[]): Rollout[] {
+    const latest = this.backend.getLatestResources()?.resources_id ?? null;
+    const now = this.now();
+    const rollouts = requests.map((request, i) =>
+      newRolloutRecord(request, 'queuing', latest, now, enqueueLabel(i, requests.length)),
+    );
+    for (const rollout of rollouts) this.backend.insertRollout(rollout);
+    this.backend.pushQueue(rollouts.map((r) => r.rollout_id));
+    return rollouts;
+  }
+
+  dequeueRollouts(workerId: string | null, limit: number): AttemptedRollout[] {
+    const now = this.now();
+    const dequeued: AttemptedRollout[] = [];
+    while (dequeued.length < limit) {
+      const rolloutId = this.backend.popQueue();
+      if (rolloutId === undefined) break;
+      const rollout = this.backend.getRollout(rolloutId);
+      // Ids whose rollout left the queuing states while queued are skipped.
+      if (!rollout || !isQueuing(rollout.status)) continue;
+      dequeued.push(this.addAttempt(rollout, workerId, now));
+    }
+    if (workerId) {
+      const last = dequeued.at(-1);
+      if (last) this.syncWorker(last.attempt, true);
+      else this.backend.putWorker(markWorkerIdleAfterEmptyDequeue(this.worker(workerId), now));
+    }
+    return dequeued;
+  }
+
+  startAttempt(rolloutId: string, workerId: string | null): AttemptedRollout {
+    const attempted = this.addAttempt(this.requireRollout(rolloutId), workerId, this.now());
+    if (workerId) this.syncWorker(attempted.attempt, false);
+    return attempted;
+  }
+
+  /** A new attempt of the rollout, which becomes `preparing`. */
+  private addAttempt(rollout: Rollout, workerId: string | null, now: number): AttemptedRollout {
+    const count = this.backend.countAttempts(rollout.rollout_id);
+    const attempt = newAttemptRecord(rollout.rollout_id, count + 1, workerId, now);
+    this.backend.insertAttempt(attempt);
+    const attempted = attemptStarted(rollout, attempt);
+    this.backend.putRollout(rollout);
+    return attempted;
+  }
+
+  queryRollouts(query: RolloutQuery): Page<Rollout | AttemptedRollout> {
+    const page = this.backend.queryRollouts(query);
+    return { items: this.withLatestAttempts(page.items), total: page.total };
+  }
+
+  getRollout(rolloutId: string): Rollout | AttemptedRollout | null {
+    const rollout = this.backend.getRollout(rolloutId);
+    return rollout ? (this.withLatestAttempts([rollout])[0] ?? null) : null;
+  }
+
+  updateRollout(rolloutId: string, changes: Partial<Rollout>): Rollout {
+    return this.applyRolloutUpdate(this.requireRollout(rolloutId), changes);
+  }
+
+  // ------------------------------------------------------------------ attempts
+
+  queryAttempts(rolloutId: string, query: PageQuery): Page<Attempt> {
+    return this.backend.queryAttempts(rolloutId, query);
+  }
+
+  getLatestAttempt(rolloutId: string): Attempt | undefined {
+    return this.backend.getLatestAttempt(rolloutId);
+  }
+
+  updateAttempt(rolloutId: string, attemptId: string, changes: Partial<Attempt>): Attempt {
+    const rollout = this.requireRollout(rolloutId);
+    const latest = this.backend.getLatestAttempt(rolloutId);
+    const attempt = targetAttempt(rolloutId, attemptId, latest, (id) =>
+      this.backend.getAttempt(rolloutId, id),
+    );
+    const isLatest = attempt.attempt_id === latest?.attempt_id;
+    return this.applyAttemptUpdate(rollout, attempt, isLatest, changes);
+  }
+
+  // ------------------------------------------------------------------ resources
+
+  putResources(resources: NamedResources, resourcesId?: string): ResourcesUpdate {
+    const target =
+      resourcesId === undefined
+        ? undefined
+        : { resourcesId, existing: this.backend.getResources(resourcesId) };
+    const update = resourcesRecord(resources, this.now(), target);
+    this.backend.putResources(update);
+    return update;
+  }
+
+  getResources(resourcesId: string): ResourcesUpdate | undefined {
+    return this.backend.getResources(resourcesId);
+  }
+
+  getLatestResources(): ResourcesUpdate | undefined {
+    return this.backend.getLatestResources();
+  }
+
+  queryResources(query: ResourcesQuery): Page<ResourcesUpdate> {
+    return this.backend.queryResources(query);
+  }
+
+  // ------------------------------------------------------------------ spans
+
+  addOtelSpan(
+    rolloutId: string,
+    attemptId: string,
+    span: OtelSpanLike,
+    sequenceId: number | null | undefined,
+  ): Span | null {
+    this.requireAttempt(rolloutId, attemptId);
+    const seq = sequenceId ?? this.backend.allocateSequenceIds(rolloutId, 1);
+    const converted = spanFromOtel(span, rolloutId, attemptId, seq);
+    return this.insertSpans([converted])[0] ?? null;
+  }
+
+  allocateSequenceId(rolloutId: string): number {
+    return this.backend.allocateSequenceIds(rolloutId, 1);
+  }
+
+  allocateSequenceIds(counts: Map<string, number>): Map<string, number> {
+    const first = new Map<string, number>();
+    for (const [id, count] of counts) first.set(id, this.backend.allocateSequenceIds(id, count));
+    return first;
+  }
+
+  querySpans(query: SpanQuery): Page<Span> {
+    return this.backend.querySpans(query);
+  }
+
+  // ------------------------------------------------------------------ workers
+
+  queryWorkers(query: WorkerQuery): Page<Worker> {
+    return this.backend.queryWorkers(query);
+  }
+
+  getWorker(workerId: string): Worker | undefined {
+    return this.backend.getWorker(workerId);
+  }
+
+  updateWorker(workerId: string, stats: Record<string, unknown> | null | undefined): Worker {
+    const worker = workerHeartbeat(this.worker(workerId), stats, this.now());
+    this.backend.putWorker(worker);
+    return worker;
+  }
+
+  // ------------------------------------------------------------------ record-level rules
 
   /** Times out or marks unresponsive the latest attempts of running rollouts (upstream's watchdog scan). */
   scanUnhealthyRollouts(now: number): void {

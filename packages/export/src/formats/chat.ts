@@ -2,7 +2,7 @@ import type { Conversation } from '../conversation.js';
 import { conversationsOf } from '../conversation.js';
 import { parseJsonOr } from '../json-shapes.js';
 import { messageKey } from '../messages.js';
-import type { PreparedRollout } from '../prepared.js';
+import type { PreparedCall, PreparedRollout } from '../prepared.js';
 import type { ChatMessage, ChatTool } from '../record.js';
 import type { SkipCounter } from './format.js';
 
@@ -70,3 +70,21 @@ export function passesMinReward(
 /** Key of a conversation's prompt (the messages before its first generated reply). */
 export const promptKey = (conversation: Conversation): string =>
   JSON.stringify(conversation.messages.slice(0, conversation.prompt_length).map(messageKey));
+
+/**
+ * What a prompt-only (online RL) format keeps of a task: its first rollout, the first LLM call that has a
+ * prompt, and the task's mean reward. Null, with the task's rollouts counted as `no_messages`, when no call
+ * has a prompt.
+ */
+export function taskPrompt(
+  group: PreparedRollout[],
+  skip: SkipCounter,
+): { first: PreparedRollout; call: PreparedCall; rewardMean: number } | null {
+  const call = group.flatMap((r) => r.calls).find((c) => c.prompt_messages.length > 0);
+  if (!call) {
+    skip.rollout('no_messages', group.length);
+    return null;
+  }
+  const rewardMean = group.reduce((sum, r) => sum + r.reward, 0) / group.length;
+  return { first: group[0]!, call, rewardMean };
+}

@@ -1,4 +1,4 @@
-import { messageKey } from '../messages.js';
+import { sameMessage } from '../messages.js';
 import type { ChatMessage, ChatTool } from '../record.js';
 import { conversationsWithSkips, openaiMessage, passesMinReward, toolsField } from './chat.js';
 import type { RolloutFormat, TaskFormat } from './format.js';
@@ -58,7 +58,7 @@ export const openaiDpoFormat: TaskFormat<OpenAiDpoRow> = {
       const nonPreferred = rejected.messages[rejected.prompt_length]!;
       // OpenAI compares only the first reply: a pair that differs later (e.g. after a tool result) has nothing to
       // prefer here.
-      if (messageKey(preferred) === messageKey(nonPreferred)) {
+      if (sameMessage(preferred, nonPreferred)) {
         identical++;
         continue;
       }

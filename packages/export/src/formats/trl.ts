@@ -1,6 +1,12 @@
 import type { ChatMessage, ChatTool } from '../record.js';
 import { stableStringify } from '../task-id.js';
-import { conversationsWithSkips, passesMinReward, toolsField, trlMessage } from './chat.js';
+import {
+  conversationsWithSkips,
+  passesMinReward,
+  taskPrompt,
+  toolsField,
+  trlMessage,
+} from './chat.js';
 import type { RolloutFormat, TaskFormat } from './format.js';
 import { tokenRowsOf } from './verl.js';
 
@@ -93,19 +99,15 @@ export const trlPromptFormat: TaskFormat<TrlPromptRow> = {
   grouping: 'task',
   output: { kind: 'jsonl' },
   rows(group, _options, skip) {
-    const first = group[0]!;
-    const call = group.flatMap((r) => r.calls).find((c) => c.prompt_messages.length > 0);
-    if (!call) {
-      skip.rollout('no_messages', group.length);
-      return [];
-    }
-    const rewards = group.map((r) => r.reward);
+    const task = taskPrompt(group, skip);
+    if (!task) return [];
+    const { first, call, rewardMean } = task;
     return [
       {
         prompt: call.prompt_messages.map(trlMessage),
         task_id: first.task_id,
         task_input: stableStringify(first.record.rollout.input),
-        reward_mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
+        reward_mean: rewardMean,
         num_rollouts: group.length,
         ...toolsField(call.tools),
       },

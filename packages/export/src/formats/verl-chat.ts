@@ -9,7 +9,7 @@ import {
 } from '../sinks/parquet-nested.js';
 import type { ParquetColumn } from '../sinks/parquet-sink.js';
 import { stableStringify } from '../task-id.js';
-import { conversationsWithSkips, openaiMessage, passesMinReward } from './chat.js';
+import { conversationsWithSkips, openaiMessage, passesMinReward, taskPrompt } from './chat.js';
 import type { RolloutFormat, TaskFormat } from './format.js';
 
 /**
@@ -166,13 +166,9 @@ export const verlRlhfFormat: TaskFormat<VerlRlhfRow> = {
   grouping: 'task',
   output: { kind: 'parquet', columns: VERL_RLHF_COLUMNS },
   rows(group, _options, skip) {
-    const first = group[0]!;
-    const call = group.flatMap((r) => r.calls).find((c) => c.prompt_messages.length > 0);
-    if (!call) {
-      skip.rollout('no_messages', group.length);
-      return [];
-    }
-    const rewards = group.map((r) => r.reward);
+    const task = taskPrompt(group, skip);
+    if (!task) return [];
+    const { first, call, rewardMean } = task;
     const input = stableStringify(first.record.rollout.input);
     return [
       {
@@ -184,7 +180,7 @@ export const verlRlhfFormat: TaskFormat<VerlRlhfRow> = {
           index: taskIndex(first.task_id),
           task_id: first.task_id,
           task_input: input,
-          reward_mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
+          reward_mean: rewardMean,
           num_rollouts: group.length,
         },
         tools: verlTools(call.tools),

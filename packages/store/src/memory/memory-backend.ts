@@ -45,6 +45,7 @@ import type {
   StoreBackend,
   WorkerQuery,
 } from '../backend.js';
+import { addSpanFilters } from '../queries.js';
 import { AttemptTable } from './attempt-table.js';
 import { copyAttempt, copyResources, copyRollout, copySpan, copyWorker } from './copy.js';
 import { FifoQueue } from './fifo-queue.js';
@@ -273,16 +274,7 @@ export class MemoryBackend implements StoreBackend {
           '(finished rollouts are evicted oldest first); use the sqlite backend to keep every span',
       );
     }
-    const match = new Conditions<Span>()
-      .equals('trace_id', query.trace_id)
-      .contains('trace_id', query.trace_id_contains)
-      .equals('span_id', query.span_id)
-      .contains('span_id', query.span_id_contains)
-      .equals('parent_id', query.parent_id)
-      .contains('parent_id', query.parent_id_contains)
-      .equals('name', query.name)
-      .contains('name', query.name_contains)
-      .combine(query.filter_logic);
+    const match = addSpanFilters(new Conditions<Span>(), query).combine(query.filter_logic);
     // The candidates already satisfy rollout_id and attempt_id; the check keeps them ANDed regardless.
     const must = new Conditions<Span>()
       .equals('rollout_id', query.rollout_id)

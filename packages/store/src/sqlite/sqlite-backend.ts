@@ -18,6 +18,7 @@ import type {
   StoreBackend,
   WorkerQuery,
 } from '../backend.js';
+import { addSpanFilters } from '../queries.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
 import { migrate, SCHEMA_VERSION, userVersion } from './migrations.js';
 import { type Clause, Conditions, orderBy } from './query-builder.js';
@@ -244,16 +245,7 @@ export class SqliteBackend implements StoreBackend {
   querySpans(query: SpanQuery): Page<Span> {
     const conditions = new Conditions(SPANS).require('rollout_id', query.rollout_id);
     if (query.attempt_id != null) conditions.require('attempt_id', query.attempt_id);
-    const where = conditions
-      .equals('trace_id', query.trace_id)
-      .contains('trace_id', query.trace_id_contains)
-      .equals('span_id', query.span_id)
-      .contains('span_id', query.span_id_contains)
-      .equals('parent_id', query.parent_id)
-      .contains('parent_id', query.parent_id_contains)
-      .equals('name', query.name)
-      .contains('name', query.name_contains)
-      .where(query.filter_logic);
+    const where = addSpanFilters(conditions, query).where(query.filter_logic);
     return this.page<Span>(SPANS, where, query);
   }
 
