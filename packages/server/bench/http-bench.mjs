@@ -4,7 +4,7 @@
 // Prints figures; asserts nothing. A fresh server per measurement. Usage (after `npm run build`):
 //   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,postgres,postgres-2] [--concurrency 1,8,32]
 //     [--lifecycles 2000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 500] [--otlp-batch 100]
-//     [--senders 8]
+//     [--senders 8]   (--span-paths '' measures the ingest cell only)
 // Targets memory-base / sqlite-base run the server of another built checkout (ARCLIGHT_BENCH_BASE=<its root>),
 // for before/after ratios measured in the same run.
 import { parseArgs } from 'node:util';
@@ -29,7 +29,7 @@ const { values } = parseArgs({
 });
 const targetKeys = values.targets.split(',');
 const levels = values.concurrency.split(',').map(Number);
-const spanPaths = values['span-paths'].split(',');
+const spanPaths = values['span-paths'].split(',').filter(Boolean); // '' = ingest only
 const lifecycles = Number(values.lifecycles);
 const seconds = Number(values.seconds);
 const otlp = {
@@ -132,7 +132,8 @@ console.log(
 );
 console.log(
   `ingest = ${otlp.requests} × ${otlp.batch}-span protobuf POST /v1/traces, ${otlp.senders} senders ` +
-    `(or ${seconds} s); a fresh server per cell; client: @arclight/client on ${process.version}`,
+    `(or ${seconds} s), sent with node:http keep-alive; a fresh server per cell; lifecycle client: ` +
+    `@arclight/client on ${process.version}`,
 );
 console.log('');
 console.log('lifecycles/s by span path and concurrency c; OTLP ingest in spans/s');

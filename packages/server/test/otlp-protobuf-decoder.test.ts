@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../src/http/limits.js';
 import { decodeProtobufTraces } from '../src/index.js';
 import { otlpTypes } from '../src/otlp/proto-schema.js';
 
@@ -192,5 +193,91 @@ describe('protobuf decoding: one pass over the wire', () => {
     const at = bytes.indexOf(Buffer.from('a\uFFFDb'));
     bytes[at + 1] = 0xff; // the first byte of U+FFFD's three becomes an invalid lead byte
     expect(() => decodeProtobufTraces(bytes)).toThrow(/invalid UTF-8/);
+  });
+
+  it('short strings shared between requests come back exact: same slot, non-ASCII and invalid UTF-8 included', () => {
+    const { request } = otlpTypes();
+    // Same length, first 4 and last 8 bytes: these differ only where the shared table does not hash.
+    const keys = Array.from({ length: 300 }, (_, i) => `gen_${String(i).padStart(4, '0')}.content`);
+    const strings = [
+      ...keys,
+      'gen_00\u00e9.content', // 16 bytes too, not ASCII
+      'x'.repeat(64),
+      `${'x'.repeat(63)}y`,
+      'y'.repeat(65),
+      '\u00e9t\u00e9',
+      '',
+    ];
+    const encode = (names: string[]) =>
+      request
+        .encode(
+          request.fromObject({
+            resource_spans: [
+              {
+                scope_spans: [
+                  {
+                    spans: names.map((name, i) => ({
+                      trace_id: [1],
+                      span_id: [i + 1],
+                      name,
+                      attributes: [{ key: name, value: { string_value: name } }],
+                    })),
+                  },
+                ],
+              },
+            ],
+          }),
+        )
+        .finish();
+    // Twice in each order, so that every string is decoded both into an empty and into an occupied slot.
+    for (const names of [strings, strings, [...strings].reverse(), [...strings].reverse()]) {
+      const spans = decodeProtobufTraces(encode(names))[0]!.spans;
+      expect(spans.map((s) => s.name)).toEqual(names);
+      expect(spans.map((s) => s.attributes)).toEqual(names.map((name) => ({ [name]: name })));
+    }
+    // A short string that is invalid UTF-8 is refused, even right after its ASCII look-alike was shared.
+    const bytes = Buffer.from(encode(['gen_0042.content', 'gen_00\u00e9.content']));
+    const at = bytes.indexOf(Buffer.from('gen_00\u00e9.content'));
+    bytes[at + 7] = 0x41; // the continuation byte of é: 0xc3 is now followed by 'A'
+    expect(() => decodeProtobufTraces(bytes)).toThrow(/invalid UTF-8/);
+  });
+
+  it('limit and id errors name the span (by index) and the part of it', () => {
+    const { request } = otlpTypes();
+    const two = [
+      { key: 'a', value: { string_value: 'x' } },
+      { key: 'b', value: { string_value: 'y' } },
+    ];
+    const ok = { trace_id: [1], span_id: [1] };
+    const encode = (resource: unknown[], spans: unknown[]) =>
+      request
+        .encode(
+          request.fromObject({
+            resource_spans: [{ resource: { attributes: resource }, scope_spans: [{ spans }] }],
+          }),
+        )
+        .finish();
+    const limits = {
+      ...DEFAULT_LIMITS,
+      maxAttributesPerSpan: 1,
+      maxDecompressedBytes: Number.MAX_SAFE_INTEGER,
+    };
+    const cases: Array<[Uint8Array, string]> = [
+      [encode(two, []), 'Number of attributes of resource'],
+      [encode([], [ok, { ...ok, attributes: two }]), 'Number of attributes of span #1 '],
+      [encode([], [{ ...ok, events: [{ name: 'e', attributes: two }] }]), 'of span #0 event'],
+      [
+        encode([], [{ ...ok, links: [{ trace_id: [1], span_id: [2], attributes: two }] }]),
+        'of span #0 link',
+      ],
+      [encode([], [ok, ok, { span_id: [1] }]), 'span #2: trace_id is missing or empty'],
+      [
+        encode([], [{ trace_id: [1], span_id: Array(9).fill(1) }]),
+        'span #0: span_id is 9 bytes, expected at most 8',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      expect(() => decodeProtobufTraces(body, limits)).toThrow(message);
+    }
   });
 });

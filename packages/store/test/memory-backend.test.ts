@@ -1,5 +1,7 @@
+import type { Span } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
 import { MemoryBackend } from '../src/memory/index.js';
+import { estimateSpanBytes } from '../src/memory/span-table.js';
 import { Boom, rollBack } from './contract/harness.js';
 import { attempt, rollout, span, worker } from './fixtures/records.js';
 
@@ -24,6 +26,23 @@ describe('MemoryBackend span size estimator', () => {
       true,
     ]);
     expect(backend.counts()).toMatchObject({ spans: 2, span_bytes: 20 });
+  });
+
+  it('adds up the default estimate when span_bytes is read, and a rollback undoes it either side of a read', () => {
+    const [a, b, c] = ['s1', 's2', 's3'].map((id) => span('r1', 'a1', id)) as [Span, Span, Span];
+    const size = (s: Span): number => estimateSpanBytes(s);
+    const backend = new MemoryBackend();
+    backend.insertSpans([a]);
+    expect(backend.counts()).toMatchObject({ spans: 1, span_bytes: size(a) });
+    rollBack(backend, () => {
+      backend.insertSpans([b]);
+      expect(backend.counts().span_bytes).toBe(size(a) + size(b));
+      backend.insertSpans([c]);
+    });
+    expect(backend.counts()).toMatchObject({ spans: 1, span_bytes: size(a) });
+    backend.insertSpans([b, c]);
+    rollBack(backend, () => backend.insertSpans([span('r2', 'a1', 's1')]));
+    expect(backend.counts()).toMatchObject({ spans: 3, span_bytes: size(a) + size(b) + size(c) });
   });
 });
 

@@ -31,20 +31,26 @@ export function otlpToSpans(resourceSpansList: OtlpResourceSpans[]): ConvertedOt
       schema_url: resourceSpans.schemaUrl,
     };
     for (const otlpSpan of resourceSpans.spans) {
-      const pick = (key: string): OtlpJsonValue | undefined =>
-        otlpSpan.attributes[key] ?? resourceAttributes[key] ?? undefined;
-      const rolloutId = idString(pick(ROLLOUT_ID_ATTRIBUTE));
-      const attemptId = idString(pick(ATTEMPT_ID_ATTRIBUTE));
+      const own = otlpSpan.attributes;
+      const rolloutId = idString(pick(own, resourceAttributes, ROLLOUT_ID_ATTRIBUTE));
+      const attemptId = idString(pick(own, resourceAttributes, ATTEMPT_ID_ATTRIBUTE));
       if (rolloutId === null || attemptId === null) {
         unattributed += 1;
         continue;
       }
-      const sequenceId = sequenceNumber(pick(SPAN_SEQUENCE_ID_ATTRIBUTE));
+      const sequenceId = sequenceNumber(pick(own, resourceAttributes, SPAN_SEQUENCE_ID_ATTRIBUTE));
       spans.push(toSpan(otlpSpan, rolloutId, attemptId, sequenceId, resource));
     }
   }
   return { spans, unattributed };
 }
+
+/** The span's own attribute, else the resource's. */
+const pick = (
+  own: OtlpAttributes,
+  resource: OtlpAttributes,
+  key: string,
+): OtlpJsonValue | undefined => own[key] ?? resource[key] ?? undefined;
 
 function toSpan(
   otlpSpan: OtlpSpan,
@@ -66,15 +72,22 @@ function toSpan(
       description: otlpSpan.statusMessage === '' ? null : otlpSpan.statusMessage,
     },
     attributes: otlpSpan.attributes as Attributes,
-    events: otlpSpan.events.map((event) => ({
-      name: event.name,
-      attributes: event.attributes as Attributes,
-      timestamp: nanosToSeconds(event.timeUnixNano),
-    })),
-    links: otlpSpan.links.map((link) => ({
-      context: context(link.traceId, link.spanId),
-      attributes: isEmpty(link.attributes) ? null : (link.attributes as Attributes),
-    })),
+    // The decoder's arrays are the span's own: an empty one is handed over instead of mapped into a copy.
+    events:
+      otlpSpan.events.length === 0
+        ? (otlpSpan.events as [])
+        : otlpSpan.events.map((event) => ({
+            name: event.name,
+            attributes: event.attributes as Attributes,
+            timestamp: nanosToSeconds(event.timeUnixNano),
+          })),
+    links:
+      otlpSpan.links.length === 0
+        ? (otlpSpan.links as [])
+        : otlpSpan.links.map((link) => ({
+            context: context(link.traceId, link.spanId),
+            attributes: isEmpty(link.attributes) ? null : (link.attributes as Attributes),
+          })),
     start_time: nanosToSeconds(otlpSpan.startTimeUnixNano),
     end_time: nanosToSeconds(otlpSpan.endTimeUnixNano),
     context: context(otlpSpan.traceId, otlpSpan.spanId),

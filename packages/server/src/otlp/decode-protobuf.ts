@@ -44,8 +44,22 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** Buffer's own slice decoders (what `toString(encoding, start, end)` ends up calling, minus its dispatch). */
 interface SliceDecoders {
   utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
   hexSlice(start: number, end: number): string;
 }
+
+/**
+ * Short ASCII strings (attribute keys, resource and scope values, span names, repeated values) are shared
+ * through a fixed-size table of recently decoded strings, found by a hash of their bytes: a hit costs one JS
+ * pass over the bytes and no native call or allocation, and a reused key is already internalized when it is
+ * stored as a property. Anything longer or non-ASCII goes through Buffer's UTF-8 decoder.
+ */
+const SHARED_MAX_BYTES = 64;
+const SHARED_SLOTS = 4096;
+const sharedStrings: string[] = new Array(SHARED_SLOTS).fill('');
+/** Each slot's bytes (compared instead of the string's characters) and their count. */
+const sharedBytes = new Uint8Array(SHARED_SLOTS * SHARED_MAX_BYTES);
+const sharedLengths = new Uint8Array(SHARED_SLOTS);
 
 function fail(problem: string): never {
   throw new OtlpDecodeError(`Unable to parse OTLP traces payload: ${problem}`);
@@ -92,7 +106,7 @@ class WireDecoder {
         while (this.pos < resourceEnd) {
           this.tag(resourceEnd, 'Resource');
           if (this.field === 1 && this.wire === LEN) {
-            resourceAttributeCount = this.countAttribute(resourceAttributeCount, 'resource');
+            resourceAttributeCount = this.countAttribute(resourceAttributeCount, -1, 'resource');
             this.keyValueInto(result.resourceAttributes, this.length(resourceEnd), 1);
           } else this.skip(resourceEnd, 'Resource');
         }
@@ -121,7 +135,7 @@ class WireDecoder {
     while (this.pos < end) {
       this.tag(end, 'scope');
       if (this.field === 3 && this.wire === LEN) {
-        count = this.countAttribute(count, 'scope');
+        count = this.countAttribute(count, -1, 'scope');
         this.keyValueInto(ignored, this.length(end), 1);
       } else this.skip(end, 'scope');
     }
@@ -137,7 +151,6 @@ class WireDecoder {
         'Number of spans in the request',
       );
     }
-    const where = `span #${index}`;
     let traceId = '';
     let spanId = '';
     let parentSpanId = '';
@@ -154,7 +167,7 @@ class WireDecoder {
       this.tag(end, 'Span');
       const { field, wire } = this;
       if (field === 9 && wire === LEN) {
-        attributeCount = this.countAttribute(attributeCount, where);
+        attributeCount = this.countAttribute(attributeCount, index, '');
         this.keyValueInto(attributes, this.length(end), 1);
       } else if (field === 1 && wire === LEN) traceId = this.id(this.length(end));
       else if (field === 2 && wire === LEN) spanId = this.id(this.length(end));
@@ -171,12 +184,12 @@ class WireDecoder {
           else if (this.field === 3 && this.wire === VARINT) statusCode = this.int32(statusEnd);
           else this.skip(statusEnd, 'Status');
         }
-      } else if (field === 11 && wire === LEN) events.push(this.event(this.length(end), where));
-      else if (field === 13 && wire === LEN) links.push(this.link(this.length(end), where));
+      } else if (field === 11 && wire === LEN) events.push(this.event(this.length(end), index));
+      else if (field === 13 && wire === LEN) links.push(this.link(this.length(end), index));
       else this.skip(end, 'Span');
     }
-    checkId(traceId.length / 2, TRACE_ID_BYTES, `${where}: trace_id`);
-    checkId(spanId.length / 2, SPAN_ID_BYTES, `${where}: span_id`);
+    checkId(traceId.length / 2, TRACE_ID_BYTES, index, 'trace_id');
+    checkId(spanId.length / 2, SPAN_ID_BYTES, index, 'span_id');
     return {
       traceId: idHex(traceId, 32),
       spanId: idHex(spanId, 16),
@@ -192,13 +205,13 @@ class WireDecoder {
     };
   }
 
-  private event(end: number, where: string): OtlpEvent {
+  private event(end: number, index: number): OtlpEvent {
     const event: OtlpEvent = { name: '', timeUnixNano: 0n, attributes: {} };
     let count = 0;
     while (this.pos < end) {
       this.tag(end, 'Span.Event');
       if (this.field === 3 && this.wire === LEN) {
-        count = this.countAttribute(count, `${where} event`);
+        count = this.countAttribute(count, index, ' event');
         this.keyValueInto(event.attributes, this.length(end), 1);
       } else if (this.field === 1 && this.wire === FIXED64) event.timeUnixNano = this.fixed64(end);
       else if (this.field === 2 && this.wire === LEN) event.name = this.string(this.length(end));
@@ -207,7 +220,7 @@ class WireDecoder {
     return event;
   }
 
-  private link(end: number, where: string): OtlpLink {
+  private link(end: number, index: number): OtlpLink {
     let traceId = '';
     let spanId = '';
     let count = 0;
@@ -216,12 +229,12 @@ class WireDecoder {
       this.tag(end, 'Span.Link');
       if (this.field === 1 && this.wire === LEN) {
         traceId = this.id(this.length(end));
-        if (traceId.length / 2 > TRACE_ID_BYTES) fail(`${where} link: trace_id is too long`);
+        if (traceId.length / 2 > TRACE_ID_BYTES) fail(`span #${index} link: trace_id is too long`);
       } else if (this.field === 2 && this.wire === LEN) {
         spanId = this.id(this.length(end));
-        if (spanId.length / 2 > SPAN_ID_BYTES) fail(`${where} link: span_id is too long`);
+        if (spanId.length / 2 > SPAN_ID_BYTES) fail(`span #${index} link: span_id is too long`);
       } else if (this.field === 4 && this.wire === LEN) {
-        count = this.countAttribute(count, `${where} link`);
+        count = this.countAttribute(count, index, ' link');
         this.keyValueInto(attributes, this.length(end), 1);
       } else this.skip(end, 'Span.Link');
     }
@@ -298,13 +311,14 @@ class WireDecoder {
 
   // ------------------------------------------------------------------ limits
 
-  private countAttribute(count: number, where: string): number {
+  /** Counts one attribute of span #`index` (plus `owner`), or of `owner` alone when `index` is -1. */
+  private countAttribute(count: number, index: number, owner: string): number {
     if (count >= this.limits.maxAttributesPerSpan) {
       throw new LimitError(
         413,
         'maxAttributesPerSpan',
         this.limits.maxAttributesPerSpan,
-        `Number of attributes of ${where}`,
+        `Number of attributes of ${index < 0 ? owner : `span #${index}${owner}`}`,
       );
     }
     return count + 1;
@@ -437,6 +451,10 @@ class WireDecoder {
     const start = this.pos;
     this.pos = end;
     if (start === end) return '';
+    if (end - start <= SHARED_MAX_BYTES) {
+      const shared = this.sharedAscii(start, end);
+      if (shared !== undefined) return shared;
+    }
     const text = this.slices.utf8Slice(start, end);
     // U+FFFD is either in the text itself or a replaced invalid sequence: only then is the strict check needed.
     if (text.includes('\uFFFD')) {
@@ -448,9 +466,38 @@ class WireDecoder {
     }
     return text;
   }
+
+  /** The bytes as a string from the shared table (decoded and entered on a miss); undefined if not all ASCII. */
+  private sharedAscii(start: number, end: number): string | undefined {
+    const buf = this.buf;
+    const length = end - start;
+    // The slot comes from the length and the first 4 and last 8 bytes (where attribute keys differ); a hit
+    // still compares every byte, and only ASCII strings are ever entered, so a hit is ASCII too.
+    let hash = length;
+    for (let i = start, head = Math.min(end, start + 4); i < head; i++) {
+      hash = Math.imul(hash ^ buf[i]!, 0x01000193);
+    }
+    for (let i = Math.max(start + 4, end - 8); i < end; i++) {
+      hash = Math.imul(hash ^ buf[i]!, 0x01000193);
+    }
+    const slot = (hash ^ (hash >>> 15)) & (SHARED_SLOTS - 1);
+    const at = slot * SHARED_MAX_BYTES;
+    if (sharedLengths[slot] === length) {
+      let i = 0;
+      while (i < length && sharedBytes[at + i] === buf[start + i]) i++;
+      if (i === length) return sharedStrings[slot];
+    }
+    for (let i = start; i < end; i++) if (buf[i]! >= 0x80) return undefined;
+    // ASCII is its own Latin-1 decoding (and the cheapest one).
+    const text = this.slices.latin1Slice(start, end);
+    sharedStrings[slot] = text;
+    sharedBytes.set(buf.subarray(start, end), at);
+    sharedLengths[slot] = length;
+    return text;
+  }
 }
 
-function checkId(bytes: number, width: number, what: string): void {
-  if (bytes === 0) fail(`${what} is missing or empty`);
-  if (bytes > width) fail(`${what} is ${bytes} bytes, expected at most ${width}`);
+function checkId(bytes: number, width: number, index: number, field: string): void {
+  if (bytes === 0) fail(`span #${index}: ${field} is missing or empty`);
+  if (bytes > width) fail(`span #${index}: ${field} is ${bytes} bytes, expected at most ${width}`);
 }

@@ -17,18 +17,68 @@ export interface OtlpIngestResult {
  * at once; if the store refuses it because some rollout/attempt is unknown (or a span is invalid), the spans are
  * retried per (rollout, attempt) group and the refused groups are counted as rejected instead of failing the
  * request. Any other store error propagates.
+ *
+ * Group commit: the span batches of requests that reach this point in the same event-loop turn are first
+ * stored together (one sequence-id allocation and one `addManySpans`, so one transaction for a SQLite store).
+ * If that fails for any reason, each request's batch is stored on its own as described above, so a bad
+ * request fails alone and every request gets its own outcome. Each promise settles only after its spans
+ * are stored.
  */
-export async function ingestOtlpSpans(
+export function ingestOtlpSpans(
   store: LightningStore,
-  { spans, unattributed }: ConvertedOtlpSpans,
+  converted: ConvertedOtlpSpans,
 ): Promise<OtlpIngestResult> {
-  const problems: string[] = [];
-  if (unattributed > 0) {
-    problems.push(
-      `${unattributed} span(s) without ${ROLLOUT_ID_ATTRIBUTE} and ${ATTEMPT_ID_ATTRIBUTE} (resource or span attributes)`,
-    );
+  if (converted.spans.length === 0) return storeBatch(store, converted);
+  let group = pendingGroups.get(store);
+  if (group === undefined) {
+    const created: PendingBatch[] = [];
+    group = created;
+    pendingGroups.set(store, created);
+    setImmediate(() => {
+      pendingGroups.delete(store);
+      void storeGroup(store, created);
+    });
   }
-  let rejected = unattributed;
+  return new Promise((resolve, reject) => group.push({ converted, resolve, reject }));
+}
+
+interface PendingBatch {
+  converted: ConvertedOtlpSpans;
+  resolve: (result: OtlpIngestResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Per store, the batches waiting for the end of the current event-loop turn. */
+const pendingGroups = new Map<LightningStore, PendingBatch[]>();
+
+async function storeGroup(store: LightningStore, group: PendingBatch[]): Promise<void> {
+  if (group.length > 1) {
+    const spans = group.flatMap((batch) => batch.converted.spans);
+    let stored = false;
+    try {
+      await allocateSequenceIds(store, spans);
+      await store.addManySpans(spans);
+      stored = true;
+    } catch {
+      // Some batch is refused (or the store failed): each request's batch is stored and answered on its own.
+    }
+    if (stored) {
+      for (const { converted, resolve } of group) resolve(resultOf(converted, 0, []));
+      return;
+    }
+  }
+  for (const { converted, resolve, reject } of group) {
+    storeBatch(store, converted).then(resolve, reject);
+  }
+}
+
+async function storeBatch(
+  store: LightningStore,
+  converted: ConvertedOtlpSpans,
+): Promise<OtlpIngestResult> {
+  const { spans } = converted;
+  const problems: string[] = [];
+  let rejected = 0;
   if (spans.length > 0) {
     try {
       await allocateSequenceIds(store, spans);
@@ -47,6 +97,22 @@ export async function ingestOtlpSpans(
       }
     }
   }
+  return resultOf(converted, rejected, problems);
+}
+
+function resultOf(
+  { spans, unattributed }: ConvertedOtlpSpans,
+  rejectedSpans: number,
+  storeProblems: string[],
+): OtlpIngestResult {
+  const problems: string[] = [];
+  if (unattributed > 0) {
+    problems.push(
+      `${unattributed} span(s) without ${ROLLOUT_ID_ATTRIBUTE} and ${ATTEMPT_ID_ATTRIBUTE} (resource or span attributes)`,
+    );
+  }
+  problems.push(...storeProblems);
+  const rejected = unattributed + rejectedSpans;
   return {
     accepted: unattributed + spans.length - rejected,
     rejected,

@@ -45,30 +45,52 @@ function jsonLength(value: unknown, depth: number): number {
   }
 }
 
-/** Spans indexed by rollout and attempt; a rollout's spans are found without scanning other rollouts. */
+/**
+ * Spans indexed by rollout and attempt; a rollout's spans are found without scanning other rollouts. The
+ * estimated bytes of newly inserted spans are added up when the total is first read (statistics, the span
+ * cap, eviction), not on the insert path: an uncapped store whose statistics nobody reads never walks a span.
+ * (Only with the default estimator, which cannot fail; a custom one runs on insert, where its errors belong.)
+ */
 export class SpanTable {
   private readonly byRollout = new Map<string, RolloutSpans>();
   private total = 0;
+  /** Estimated bytes of the stored spans, except those in `unsized`. */
   private totalBytes = 0;
+  /** Stored spans whose estimate is not yet in `totalBytes`, in insertion order. */
+  private unsized: Span[] = [];
+  private readonly deferSizes: boolean;
 
   constructor(
     private readonly journal: UndoJournal,
     private readonly estimateSize: SpanSizeEstimator,
-  ) {}
+  ) {
+    this.deferSizes = estimateSize === estimateSpanBytes;
+  }
 
   get size(): number {
     return this.total;
   }
 
   get bytes(): number {
+    this.addUnsized();
     return this.totalBytes;
+  }
+
+  private sizeOf(span: Span): number {
+    return Math.max(0, Math.floor(this.estimateSize(span)) || 0);
+  }
+
+  private addUnsized(): void {
+    if (this.unsized.length === 0) return;
+    for (const span of this.unsized) this.totalBytes += this.sizeOf(span);
+    this.unsized = [];
   }
 
   /** Stores the span unless its primary key exists; returns whether it was stored. */
   insert(span: Span): boolean {
     const { rollout_id: rolloutId, attempt_id: attemptId, span_id: spanId } = span;
     if (this.byRollout.get(rolloutId)?.byAttempt.get(attemptId)?.has(spanId)) return false;
-    const bytes = Math.max(0, Math.floor(this.estimateSize(span)) || 0);
+    const bytes = this.deferSizes ? 0 : this.sizeOf(span);
 
     let group = this.byRollout.get(rolloutId);
     if (group === undefined) {
@@ -83,7 +105,8 @@ export class SpanTable {
     ofAttempt.set(spanId, span);
     group.all.push(span);
     this.total++;
-    this.totalBytes += bytes;
+    if (this.deferSizes) this.unsized.push(span);
+    else this.totalBytes += bytes;
 
     if (this.journal.active) {
       const rolloutGroup = group;
@@ -94,7 +117,10 @@ export class SpanTable {
         if (attemptGroup.size === 0) rolloutGroup.byAttempt.delete(attemptId);
         if (rolloutGroup.all.length === 0) this.byRollout.delete(rolloutId);
         this.total--;
-        this.totalBytes -= bytes;
+        // Undone in reverse order, so the span is the last unsized one unless the total was read since.
+        if (!this.deferSizes) this.totalBytes -= bytes;
+        else if (this.unsized.at(-1) === span) this.unsized.pop();
+        else this.totalBytes -= this.sizeOf(span);
       });
     }
     return true;
@@ -112,8 +138,9 @@ export class SpanTable {
   evictRollout(rolloutId: string): { spans: number; bytes: number } {
     const group = this.byRollout.get(rolloutId);
     if (group === undefined) return { spans: 0, bytes: 0 };
+    this.addUnsized();
     let bytes = 0;
-    for (const span of group.all) bytes += Math.max(0, Math.floor(this.estimateSize(span)) || 0);
+    for (const span of group.all) bytes += this.sizeOf(span);
     this.byRollout.delete(rolloutId);
     this.total -= group.all.length;
     this.totalBytes -= bytes;
@@ -132,5 +159,6 @@ export class SpanTable {
     this.byRollout.clear();
     this.total = 0;
     this.totalBytes = 0;
+    this.unsized = [];
   }
 }
