@@ -127,8 +127,9 @@ console.log('');
 console.log(`machine: ${machineLine()}`);
 console.log(`load average (1/5/15 min): ${startLoad} at start, ${loadLine()} at end`);
 console.log(
-  `lifecycle = dequeue → 10 spans → attempt succeeded; ${lifecycles} per cell or ${seconds} s, ` +
-    `whichever first; OTLP = one addManySpans batch (POST /v1/traces), REST = 10 × POST /v1/agl/spans`,
+  `lifecycle = a runner's turn through @arclight/client's runnerCycle (finish the previous attempt + dequeue: ` +
+    `one request with the runner-cycle extension, v0.x routes otherwise) → 10 spans; ${lifecycles} per cell or ` +
+    `${seconds} s, whichever first; OTLP = one addManySpans batch (POST /v1/traces), REST = 10 × POST /v1/agl/spans`,
 );
 console.log(
   `ingest = ${otlp.requests} × ${otlp.batch}-span protobuf POST /v1/traces, ${otlp.senders} senders ` +

@@ -192,7 +192,9 @@ function report(title, { byStage, byFunction, busy, busyShare, callers }) {
 }
 
 const requests =
-  kind === 'ingest' ? result.completed / 100 : result.completed * (kind === 'otlp' ? 3 : 12);
+  kind === 'ingest'
+    ? result.completed / 100
+    : Math.round(result.completed * result.requestsPerLifecycle);
 console.log(
   `${values.backend}, ${values.cell}: ${Math.round(result.rate)}/s (${result.completed} in ${result.seconds.toFixed(2)} s; ` +
     `${requests} requests)${result.notes.length ? ` notes: ${result.notes.join('; ')}` : ''}`,
