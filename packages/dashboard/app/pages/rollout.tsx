@@ -1,5 +1,6 @@
 import { getRewardValue } from '@arclight/core';
 import { useMemo } from 'preact/hooks';
+import { AttemptsTable } from '../components/attempts-table.js';
 import { Badge, Collapsible, ErrorBox, Json, Loading, Section } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { durationOf, formatDuration, formatNumber, formatTime } from '../model/format.js';
@@ -305,38 +306,12 @@ export function RolloutPage({ route }: { route: Route }) {
         )}
         <h3>Attempts</h3>
         <ErrorBox error={attempts.error} />
-        <table class="table" data-testid="attempts">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>attempt</th>
-              <th>status</th>
-              <th>worker</th>
-              <th>started</th>
-              <th>duration</th>
-              <th>last heartbeat</th>
-            </tr>
-          </thead>
-          <tbody>
-            {attemptList.map((a) => (
-              <tr key={a.attempt_id} class={a.attempt_id === attemptId ? 'selected' : ''}>
-                <td>{a.sequence_id}</td>
-                <td>
-                  <a href={href(['rollouts', rolloutId], { attempt: a.attempt_id })}>
-                    {a.attempt_id}
-                  </a>
-                </td>
-                <td>
-                  <Badge value={a.status} />
-                </td>
-                <td>{a.worker_id ?? '—'}</td>
-                <td>{formatTime(a.start_time)}</td>
-                <td>{formatDuration(durationOf(a.start_time, a.end_time, now))}</td>
-                <td>{formatTime(a.last_heartbeat_time)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AttemptsTable
+          attempts={attemptList}
+          now={now}
+          selected={attemptId}
+          last={{ title: 'last heartbeat', cell: (a) => formatTime(a.last_heartbeat_time) }}
+        />
         {attemptError && (
           <div class="exception" data-testid="attempt-error">
             <strong>The agent raised {attemptError.type ?? 'an error'}</strong>:{' '}

@@ -1,6 +1,7 @@
 import { ROLLOUT_MODES, ROLLOUT_STATUSES } from '@arclight/core';
 import { useMemo, useState } from 'preact/hooks';
 import { loadRewards } from '../api/rewards.js';
+import { AttemptsTable } from '../components/attempts-table.js';
 import { Badge, ErrorBox, Loading, Section } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { durationOf, formatDuration, formatNumber, formatTime } from '../model/format.js';
@@ -21,6 +22,12 @@ const PAGE_ROWS = 100;
 type Row = Rollout | AttemptedRollout;
 const latestAttempt = (r: Row): Attempt | null => ('attempt' in r && r.attempt ? r.attempt : null);
 
+/** `Type: message` of a failed attempt's recorded error, or ''. */
+function attemptErrorText(attempt: Attempt): string {
+  const err = (attempt.metadata?.error ?? null) as { type?: string; message?: string } | null;
+  return err ? `${err.type ?? 'Error'}: ${err.message ?? ''}` : '';
+}
+
 function AttemptsRow({ rollout, columns }: { rollout: Row; columns: number }) {
   const { api } = useApp();
   const { data, error } = useData(() => api.attempts(rollout.rollout_id), [rollout.rollout_id]);
@@ -32,46 +39,12 @@ function AttemptsRow({ rollout, columns }: { rollout: Row; columns: number }) {
         {!data ? (
           <Loading what="attempts" />
         ) : (
-          <table class="table inner" data-testid="attempts">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>attempt</th>
-                <th>status</th>
-                <th>worker</th>
-                <th>started</th>
-                <th>duration</th>
-                <th>error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((a) => {
-                const err = (a.metadata?.error ?? null) as {
-                  type?: string;
-                  message?: string;
-                } | null;
-                return (
-                  <tr key={a.attempt_id}>
-                    <td>{a.sequence_id}</td>
-                    <td>
-                      <a href={href(['rollouts', a.rollout_id], { attempt: a.attempt_id })}>
-                        {a.attempt_id}
-                      </a>
-                    </td>
-                    <td>
-                      <Badge value={a.status} />
-                    </td>
-                    <td>{a.worker_id ?? '—'}</td>
-                    <td>{formatTime(a.start_time)}</td>
-                    <td>{formatDuration(durationOf(a.start_time, a.end_time, now))}</td>
-                    <td class="error-text">
-                      {err ? `${err.type ?? 'Error'}: ${err.message ?? ''}` : ''}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <AttemptsTable
+            attempts={data}
+            now={now}
+            inner
+            last={{ title: 'error', class: 'error-text', cell: attemptErrorText }}
+          />
         )}
       </td>
     </tr>
