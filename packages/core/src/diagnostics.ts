@@ -12,6 +12,8 @@ export const WarningCodes = Object.freeze({
   NO_TOKEN_IDS: 'ARCLIGHT_NO_TOKEN_IDS',
   /** A framework calls the LLM through a client copy that is not instrumented; the message says how to fix it. */
   UNINSTRUMENTED_CLIENT: 'ARCLIGHT_UNINSTRUMENTED_CLIENT',
+  /** LLM calls recorded without the tool definitions the model was offered; the message says how to record them. */
+  NO_TOOL_DEFINITIONS: 'ARCLIGHT_NO_TOOL_DEFINITIONS',
   /** Spans recorded outside any rollout (no rollout/attempt in the trace context). */
   SPANS_OUTSIDE_ROLLOUT: 'ARCLIGHT_SPANS_OUTSIDE_ROLLOUT',
 } as const);

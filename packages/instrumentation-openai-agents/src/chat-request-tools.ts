@@ -34,6 +34,14 @@ interface PatchState {
   restore(): void;
 }
 
+/** How many `observeChatRequestTools` calls are in effect (over every model class). */
+let observers = 0;
+
+/** Whether some Chat Completions model class is observed (its calls' spans get their request tools). */
+export function isObservingChatRequestTools(): boolean {
+  return observers > 0;
+}
+
 /** `OpenAIChatCompletionsModel` of `@openai/agents` (the class; pass it as exported by the SDK). */
 export interface ChatCompletionsModelClass {
   readonly prototype: object;
@@ -103,11 +111,13 @@ export function observeChatRequestTools(modelClass: ChatCompletionsModelClass): 
   }
   const shared = state;
   shared.users += 1;
+  observers += 1;
   let undone = false;
   return () => {
     if (undone) return;
     undone = true;
     shared.users -= 1;
+    observers -= 1;
     if (shared.users === 0) shared.restore();
   };
 }

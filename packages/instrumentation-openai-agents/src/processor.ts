@@ -4,6 +4,8 @@ import {
   isInstrumented,
   type JsonRecord,
   type ToolDefinition,
+  WarningCodes,
+  warnOnce,
 } from '@arclight/core';
 import {
   expectLlmCall,
@@ -19,7 +21,7 @@ import { context, type Tracer, trace } from '@opentelemetry/api';
 import { newAttributeBag } from './attribute-bag.js';
 import { captureAttribution, runAttributed } from './attribution.js';
 import { BoundedMap } from './bounded-map.js';
-import { requestToolsIn } from './chat-request-tools.js';
+import { isObservingChatRequestTools, requestToolsIn } from './chat-request-tools.js';
 import { AgentsAttributes } from './keys.js';
 import {
   isModelSpanType,
@@ -231,6 +233,9 @@ export class LightningTracingProcessor implements TracingProcessor {
           "set `providerData: { return_token_ids: true }` in the agent's `modelSettings`",
       );
     }
+    if (entry.llmCall && entry.type === 'generation' && !isObservingChatRequestTools()) {
+      warnNoRequestTools();
+    }
     const end = endMillis(span.endedAt, entry.startMillis);
     if (entry.llmCall && (this.options.toolCallSpans ?? true) && calls.length > 0) {
       const time = millisToHrTime(end);
@@ -286,4 +291,20 @@ export class LightningTracingProcessor implements TracingProcessor {
 
 function spanDataOf(span: AgentsSpanLike): JsonRecord {
   return asRecord(span?.spanData) ?? { type: 'unknown' };
+}
+
+/**
+ * A Chat Completions LLM-call span whose model is not observed records no tool definitions (the SDK's
+ * generation span data has none), so exported rows would carry no `tools`: says so once, with the fix.
+ */
+function warnNoRequestTools(): void {
+  warnOnce(
+    WarningCodes.NO_TOOL_DEFINITIONS,
+    'the OpenAI Agents SDK recorded a Chat Completions LLM call without the tools its request offered (the ' +
+      "SDK's generation spans do not carry them), so exported rows will have no `tools`. Fix: install with " +
+      '`instrumentOpenAIAgents(agents)` (pass the `@openai/agents` module), or call ' +
+      '`observeChatRequestTools(agents.OpenAIChatCompletionsModel)` next to your own processor, or instrument ' +
+      'the `openai` client with @arclight/instrumentation-openai (its span records the request as sent).',
+    INSTRUMENTATION_NAME,
+  );
 }

@@ -1,5 +1,5 @@
 import { TracerTraceToTriplet, TraceToMessages } from '@arclight/adapter';
-import type { Span } from '@arclight/core';
+import { hasWarned, resetWarnings, type Span, WarningCodes } from '@arclight/core';
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
 import * as agents from '@openai/agents';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,28 @@ describe('observing the Chat Completions model', () => {
     const calls = byName(spans, 'openai.chat.completion');
     expect(calls).toHaveLength(3);
     expect(calls.map(recordedTools)).toEqual([[], [], []]);
+  });
+
+  it('warns once, with the fix, when the model is not observed and its calls cannot record their tools', async () => {
+    resetWarnings(WarningCodes.NO_TOOL_DEFINITIONS);
+    agents.setTraceProcessors([new LightningTracingProcessor({ tracer: harness.tracer })]);
+    const warnings: (Error & { code?: string })[] = [];
+    const listener = (warning: Error) => warnings.push(warning);
+    process.on('warning', listener);
+    try {
+      await runScenario(false);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', listener);
+    }
+    const noTools = warnings.filter((w) => w.code === WarningCodes.NO_TOOL_DEFINITIONS);
+    expect(noTools).toHaveLength(1);
+    expect(noTools[0]!.message).toContain('instrumentOpenAIAgents(agents)');
+
+    resetWarnings(WarningCodes.NO_TOOL_DEFINITIONS);
+    instrumentation = instrumentOpenAIAgents(agents, { tracer: harness.tracer, exclusive: true });
+    await runScenario(false);
+    expect(hasWarned(WarningCodes.NO_TOOL_DEFINITIONS)).toBe(false);
   });
 
   it('is shared: the wrap stays until the last instrumentation is undone', async () => {
