@@ -106,6 +106,23 @@ describe('SqliteLightningStore group commit', () => {
     }
   });
 
+  it('a read-only store of the same file sees only committed groups and does not stop grouping', async () => {
+    const store = new SqliteLightningStore({ path });
+    await store.enqueueRollout({ input: 'committed' });
+    const pending = store.enqueueRollout({ input: 'pending' });
+    const reader = new SqliteLightningStore({ path, readOnly: true });
+    try {
+      expect((await reader.queryRollouts({})).total).toBe(1);
+      const more = [store.enqueueRollout({ input: 'a' }), store.enqueueRollout({ input: 'b' })];
+      expect(committedRollouts()).toBe(1); // the writer still groups: nothing of this turn is on disk
+      await Promise.all([pending, ...more]);
+      expect((await reader.queryRollouts({})).total).toBe(4);
+    } finally {
+      await reader.close();
+      await store.close();
+    }
+  });
+
   it('groupCommit: false commits every call before it returns', async () => {
     const store = new SqliteLightningStore({ path, groupCommit: false });
     try {

@@ -33,7 +33,10 @@ interface CommitGroup {
   reject(error: unknown): void;
 }
 
-/** Open file connections of this process, by absolute path (group commit is off while a file has two). */
+/**
+ * Writable connections of this process, by absolute path (group commit is off while a file has two). Read-only
+ * ones are left out: a WAL reader never waits for the write lock a pending group holds.
+ */
 const openFiles = new Map<string, Set<SqliteConnection>>();
 
 const MAX_CACHED_STATEMENTS = 512;
@@ -67,7 +70,8 @@ export class SqliteConnection {
     }
     this.path = options.path;
     this.groupCommit = options.groupCommit === true && options.readOnly !== true;
-    this.fileKey = options.path === ':memory:' ? undefined : resolve(options.path);
+    this.fileKey =
+      options.path === ':memory:' || options.readOnly === true ? undefined : resolve(options.path);
     // Another connection of this process to the same file commits its open group first: opening or writing
     // here must not wait for a lock that only this process's next turn would release.
     const siblings = this.fileKey === undefined ? undefined : openFiles.get(this.fileKey);
