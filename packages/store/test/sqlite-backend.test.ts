@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { StoreError, ValidationError } from '@arclight/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rolloutQuery, spanQuery } from '../src/queries.js';
-import { SCHEMA_VERSION, SqliteBackend } from '../src/sqlite/index.js';
+import { checkSqliteStartup, MIGRATIONS, SCHEMA_VERSION, SqliteBackend } from '../src/sqlite/index.js';
 import { attempt, resources, rollout, span, worker } from './fixtures/records.js';
 
 // What only SqliteBackend does; the StoreBackend contract runs in backend-contract.test.ts.
@@ -97,10 +97,46 @@ describe('SqliteBackend file', () => {
     const raw = new DatabaseSync(path);
     expect(raw.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION);
     expect(raw.prepare('PRAGMA journal_mode').get()?.journal_mode).toBe('wal');
-    expect(raw.prepare('SELECT version, description FROM schema_migrations').all()).toEqual([
-      { version: 1, description: 'initial schema' },
-    ]);
+    expect(raw.prepare('SELECT version, description FROM schema_migrations').all()).toEqual(
+      MIGRATIONS.map(({ version, description }) => ({ version, description })),
+    );
     raw.close();
+  });
+
+  it('migrates a version-1 file to the current schema, keeping its records; read-only opens it as it is', () => {
+    const path = join(dir, 'v1.db');
+    const old = new DatabaseSync(path);
+    MIGRATIONS[0]!.up(old);
+    old.exec('PRAGMA user_version = 1');
+    old.close();
+    const writer = new SqliteBackend({ path });
+    writer.insertRollout(rollout('r'));
+    writer.insertSpans([span('r', 'a', 's1'), span('r', 'a', 's2', { sequence_id: 2 })]);
+    writer.close();
+    // Put the file back to version 1 (with its index) to open it read-only as an older Arclight left it.
+    const raw = new DatabaseSync(path);
+    raw.exec('CREATE INDEX spans_by_sequence ON spans (rollout_id, attempt_id, sequence_id)');
+    raw.exec('DELETE FROM schema_migrations WHERE version > 1');
+    raw.exec('PRAGMA user_version = 1');
+    raw.close();
+
+    expect(() => checkSqliteStartup(path, { readOnly: true })).not.toThrow();
+    const reader = new SqliteBackend({ path, readOnly: true });
+    expect(reader.querySpans(spanQuery('r', {})).items.map((s) => s.span_id)).toEqual(['s1', 's2']);
+    reader.close();
+
+    const migrated = new SqliteBackend({ path });
+    expect(migrated.querySpans(spanQuery('r', {})).total).toBe(2);
+    migrated.close();
+    const check = new DatabaseSync(path);
+    expect(check.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION);
+    const indexes = check
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'spans'")
+      .all()
+      .map((row) => row.name);
+    expect(indexes).not.toContain('spans_by_sequence');
+    expect(indexes.length).toBeGreaterThan(0); // the UNIQUE index that serves span queries stays
+    check.close();
   });
 
   it('refuses a database written by a newer schema version and leaves it untouched', () => {
@@ -110,7 +146,7 @@ describe('SqliteBackend file', () => {
     raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => new SqliteBackend({ path })).toThrow(StoreError);
-    expect(() => new SqliteBackend({ path })).toThrow(/schema version 2.*newer Arclight/);
+    expect(() => new SqliteBackend({ path })).toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer Arclight`));
     const check = new DatabaseSync(path);
     expect(check.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION + 1);
     check.close();

@@ -9,15 +9,37 @@ export interface Migration {
   version: number;
   description: string;
   up(db: DatabaseSync): void;
+  /**
+   * True when code of this version still reads a file of the previous version correctly (the step only drops or
+   * adds indexes), so a read-only store may open such a file without migrating it.
+   */
+  readCompatible?: boolean;
 }
 
 /** Every migration, oldest first. Append new ones; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial schema', up: (db) => db.exec(SCHEMA_V1) },
+  {
+    // spans_by_sequence (rollout_id, attempt_id, sequence_id) served no query the UNIQUE (rollout_id, attempt_id,
+    // span_id) index does not (pages sort by pk or sort_by either way), and every span insert paid for it.
+    version: 2,
+    description: 'drop the redundant spans_by_sequence index',
+    up: (db) => db.exec('DROP INDEX IF EXISTS spans_by_sequence'),
+    readCompatible: true,
+  },
 ];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION: number = MIGRATIONS.length;
+
+/** The oldest schema version this code reads as it is (a read-only store cannot migrate). */
+export const OLDEST_READABLE_VERSION: number =
+  MIGRATIONS.findLast((migration) => migration.readCompatible !== true)?.version ?? 1;
+
+/** Whether a read-only store can serve a file of schema `version` without migrating it. */
+export function readableWithoutMigrating(version: number): boolean {
+  return version >= OLDEST_READABLE_VERSION && version <= SCHEMA_VERSION;
+}
 
 const CREATE_HISTORY = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version INTEGER PRIMARY KEY,

@@ -1,5 +1,5 @@
 /**
- * Schema version 1. Every table keeps the full record as JSON in `data` plus scalar copies of the fields
+ * Schema version 1 (version 2 drops `spans_by_sequence`, see migrations.ts). Every table keeps the full record as JSON in `data` plus scalar copies of the fields
  * that queries filter or sort by; `pk` (the rowid) records insertion order and breaks sort ties. Records are
  * replaced with UPSERTs, which keep their `pk`, so a replaced record keeps its place in insertion order.
  */

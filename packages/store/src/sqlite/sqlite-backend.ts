@@ -20,7 +20,7 @@ import type {
 } from '../backend.js';
 import { addSpanFilters } from '../queries.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
-import { migrate, SCHEMA_VERSION, userVersion } from './migrations.js';
+import { migrate, readableWithoutMigrating, SCHEMA_VERSION, userVersion } from './migrations.js';
 import { type Clause, Conditions, orderBy } from './query-builder.js';
 import { SPAN_CONFLICT, SQL } from './statements.js';
 import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
@@ -68,7 +68,7 @@ export class SqliteBackend implements StoreBackend {
       if (options.readOnly !== true) {
         migrate(this.db);
         this.db.commitGroup(); // the schema is committed before the constructor returns
-      } else if (userVersion(this.db) !== SCHEMA_VERSION) {
+      } else if (!readableWithoutMigrating(userVersion(this.db))) {
         throw new StoreError(
           `SqliteBackend: database ${options.path} has schema version ${userVersion(this.db)}, expected ` +
             `${SCHEMA_VERSION}; a read-only store cannot migrate it`,

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreError } from '@arclight/core';
-import { SCHEMA_VERSION } from './migrations.js';
+import { readableWithoutMigrating, SCHEMA_VERSION } from './migrations.js';
 
 export interface SqliteStartupCheckOptions {
   /** The store will be served read-only: the file must exist with the current schema; writability is not needed. */
@@ -124,7 +124,7 @@ function checkSchema(db: DatabaseSync, path: string, options: SqliteStartupCheck
         'it is damaged or not an Arclight store',
     );
   }
-  if (options.readOnly && version < SCHEMA_VERSION) {
+  if (options.readOnly && !readableWithoutMigrating(version)) {
     throw new StoreError(
       `database ${path} has schema version ${version} and needs migrating to ${SCHEMA_VERSION}, which a ` +
         'read-only server cannot do; start it once without --read-only',
