@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NotFoundError, PromptTemplate, ValidationError } from '@arclight/core';
-import { InMemoryLightningStore } from '@arclight/store';
+import { InMemoryLightningStore, type LightningStore, SqliteLightningStore } from '@arclight/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LightningStoreClient } from '../src/index.js';
 import { serve } from './support/served-store.js';
@@ -71,6 +74,42 @@ describe('LightningStoreClient.runnerCycle against an Arclight server', () => {
     expect((await store.getRolloutById(second!.rollout_id))?.status).toBe('succeeded');
   });
 
+  it('applies the outcome before the dequeue, whether the store takes the calls together or in turn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arclight-cycle-'));
+    const log: string[] = [];
+    const stores: LightningStore[] = [
+      new SqliteLightningStore({ path: join(dir, 'store.sqlite') }), // together: one group commit
+      awaitedInTurn(new InMemoryLightningStore(), log),
+    ];
+    try {
+      for (const store of stores) {
+        const client = await serve(store, { retryDelays: [], healthRetryDelays: [] });
+        clients.push(client);
+        const [first, second] = await store.enqueueManyRollouts([{ input: 1 }, { input: 2 }]);
+        const one = await client.runnerCycle({ worker_id: 'w' });
+        const two = await client.runnerCycle({
+          worker_id: 'w',
+          finish: {
+            rollout_id: first!.rollout_id,
+            attempt_id: one.rollout!.attempt.attempt_id,
+            status: 'succeeded',
+          },
+        });
+        expect(two.finished?.status).toBe('succeeded');
+        expect(two.rollout?.rollout_id).toBe(second!.rollout_id);
+        expect((await store.getRolloutById(first!.rollout_id))?.status).toBe('succeeded');
+        expect(await store.getWorkerById('w')).toMatchObject({
+          current_rollout_id: second!.rollout_id,
+        });
+      }
+      // The store without appliesCallsInOrder saw the outcome settle before the dequeue started.
+      expect(log).toEqual(['dequeue', 'finish', 'finish settled', 'dequeue']);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a finish the store refuses in finishError and still dequeues', async () => {
     const { store, client } = await servedClient();
     const queued = await store.enqueueRollout({ input: 1 });
@@ -121,3 +160,29 @@ describe('LightningStoreClient.runnerCycle against an Arclight server', () => {
     expect((await store.getRolloutById(queued.rollout_id))?.status).toBe('succeeded');
   });
 });
+
+/** `inner` as a store whose calls must be awaited in turn (like PostgreSQL's), with a slow updateAttempt. */
+function awaitedInTurn(inner: InMemoryLightningStore, log: string[]): LightningStore {
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === 'appliesCallsInOrder') return false;
+      if (key === 'updateAttempt') {
+        return async (...args: Parameters<LightningStore['updateAttempt']>) => {
+          log.push('finish');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const attempt = await target.updateAttempt(...args);
+          log.push('finish settled');
+          return attempt;
+        };
+      }
+      if (key === 'dequeueRollout') {
+        return (...args: Parameters<LightningStore['dequeueRollout']>) => {
+          log.push('dequeue');
+          return target.dequeueRollout(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

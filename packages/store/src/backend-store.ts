@@ -14,6 +14,8 @@ export interface BaseStoreOptions extends StoreClockOptions {
  * SQLite, across processes), and a call that throws changes nothing.
  */
 export abstract class BackendLightningStore extends BaseLightningStore<StoreOperations> {
+  /** Every call runs its backend transaction before it returns (see the class comment). */
+  readonly appliesCallsInOrder = true;
   protected readonly backend: StoreBackend;
   private scanning = false;
   private readonly waiters: RolloutWaiters;

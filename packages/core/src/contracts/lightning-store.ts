@@ -141,6 +141,13 @@ export interface LightningStoreStatistics {
  */
 export interface LightningStore {
   readonly capabilities: LightningStoreCapabilities;
+  /**
+   * True when every call takes effect synchronously as it is made (the in-process memory and SQLite stores):
+   * calls started one after another without awaiting apply in call order, so a caller with several calls to
+   * make may start them together — with SQLite's group commit they then share one commit. Absent or false
+   * (PostgreSQL, HTTP clients): await each call before starting the next when their order matters.
+   */
+  readonly appliesCallsInOrder?: boolean;
   statistics(): Promise<LightningStoreStatistics>;
 
   startRollout(params: StartRolloutParams): Promise<AttemptedRollout>;

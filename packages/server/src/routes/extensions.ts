@@ -34,6 +34,9 @@ export function registerExtensionRoutes(app: FastifyInstance, { store }: RouteCo
     const heartbeatStats = body.object('heartbeat_stats') ?? undefined;
     const dequeue = readBoolean(body, 'dequeue') ?? true;
 
+    // A store that applies calls as they are made is not awaited between the outcome and the dequeue (one SQLite
+    // commit for both); any other store gets each call awaited before the next, as a v0.x runner sends them.
+    const together = store.appliesCallsInOrder === true;
     const answer: CycleAnswer = {
       finished: null,
       finish_error: null,
@@ -41,24 +44,27 @@ export function registerExtensionRoutes(app: FastifyInstance, { store }: RouteCo
       rollout: null,
       resources: null,
     };
+    let finished: Promise<void> | undefined;
     if (finish) {
-      try {
-        answer.finished = await store.updateAttempt(
-          finish.rolloutId,
-          finish.attemptId,
-          finish.changes,
-        );
-      } catch (error) {
-        answer.finish_error = describeStoreError(error);
-      }
+      finished = store.updateAttempt(finish.rolloutId, finish.attemptId, finish.changes).then(
+        (attempt) => {
+          answer.finished = attempt;
+        },
+        (error: unknown) => {
+          answer.finish_error = describeStoreError(error);
+        },
+      );
+      if (!together) await finished;
     }
     if (heartbeatStats) {
       answer.worker = await store.updateWorker(workerId, { heartbeat_stats: heartbeatStats });
     }
     if (dequeue) {
+      // `finished` never rejects, so the dequeue is awaited first: its failure always has a handler.
       answer.rollout = await store.dequeueRollout({ worker_id: workerId });
       if (answer.rollout) answer.resources = await resourcesOf(store, answer.rollout.resources_id);
     }
+    await finished;
     return answer;
   });
 }
