@@ -5,7 +5,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { StoreError, ValidationError } from '@arclight/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rolloutQuery, spanQuery } from '../src/queries.js';
-import { checkSqliteStartup, MIGRATIONS, SCHEMA_VERSION, SqliteBackend } from '../src/sqlite/index.js';
+import {
+  checkSqliteStartup,
+  MIGRATIONS,
+  SCHEMA_VERSION,
+  SqliteBackend,
+} from '../src/sqlite/index.js';
 import { attempt, resources, rollout, span, worker } from './fixtures/records.js';
 
 // What only SqliteBackend does; the StoreBackend contract runs in backend-contract.test.ts.
@@ -146,7 +151,9 @@ describe('SqliteBackend file', () => {
     raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => new SqliteBackend({ path })).toThrow(StoreError);
-    expect(() => new SqliteBackend({ path })).toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer Arclight`));
+    expect(() => new SqliteBackend({ path })).toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer Arclight`),
+    );
     const check = new DatabaseSync(path);
     expect(check.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION + 1);
     check.close();
