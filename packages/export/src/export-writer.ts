@@ -87,7 +87,7 @@ export class ExportWriter {
         ? new ParquetSink(options.out, format.output.columns, rowGroupSize, {
             'arclight.format': format.name,
           })
-        : new JsonlSink(options.out);
+        : new JsonlSink(options.out, format.output);
   }
 
   /** Opens `<out>.partial` for writing; throws `ValidationError` for an unknown format or bad option. */

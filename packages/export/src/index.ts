@@ -9,6 +9,7 @@ export type { ArtChoice, ArtHistory, ArtTrajectory, ArtTrajectoryGroup } from '.
 export type {
   ExportFormat,
   FormatOptions,
+  JsonlOutput,
   MergeOutcome,
   RolloutFormat,
   SkipCounter,
@@ -30,6 +31,7 @@ export type {
   ExportRecord,
 } from './record.js';
 export { finalReward } from './reward.js';
+export { JsonLine, type LineBuffer } from './sinks/json-line.js';
 export type { ParquetColumn, ParquetColumnType } from './sinks/parquet-sink.js';
 export {
   type DiagnoseOptions,

@@ -1,5 +1,5 @@
 import type { RolloutMode, Triplet } from '@arclight/core';
-import { asIntList, asString, field, isObject } from './json-shapes.js';
+import { asIntList, asString, field } from './json-shapes.js';
 import { completionOf, normalizeMessages, toolsOf } from './messages.js';
 import type { CallMessages, ChatMessage, ChatTool, ExportRecord } from './record.js';
 import { finalReward } from './reward.js';
@@ -59,20 +59,23 @@ function logprobsOf(
       : null;
   if (!list || list.length === 0) return { values: null, entries: null };
   // One indexed pass (this runs for every response token of every call: the hottest loop of the export).
+  // An array entry has no `logprob`, so it fails the number check like any other non-object.
   const n = list.length;
-  const values: number[] = [];
+  const values = new Array<number>(n);
   let allObjects = true;
   for (let i = 0; i < n; i++) {
     const item = list[i];
-    let value: unknown = item;
-    if (typeof item !== 'number') {
-      const entry = isObject(item);
-      allObjects &&= entry;
-      value = entry ? (item as Record<string, unknown>).logprob : undefined;
-    } else allObjects = false;
-    if (typeof value !== 'number' || !Number.isFinite(value))
+    let value: unknown;
+    if (typeof item === 'number') {
+      value = item;
+      allObjects = false;
+    } else if (typeof item === 'object' && item !== null) {
+      value = (item as { logprob?: unknown }).logprob;
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
       return { values: null, entries: null };
-    values.push(value);
+    }
+    values[i] = value;
   }
   const entries = allObjects ? list : null;
   // Logprobs must align 1:1 with the sampled ids to be usable for importance sampling.

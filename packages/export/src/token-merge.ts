@@ -37,10 +37,13 @@ function startsWithPair(
 const hasIds = (call: PreparedCall): boolean =>
   call.prompt_ids !== null && call.response_ids !== null;
 
-/** A row of one call; `extensible` copies the lists `extendRow` appends to (else the row shares the call's). */
-function startRow(call: PreparedCall, extensible: boolean): TokenRow {
+/**
+ * A row of one call; `extensible` copies the lists `extendRow` appends to (else the row shares the call's).
+ * Without `withLogprobs` the row's `rollout_log_probs` is null and the calls' logprobs are never extracted.
+ */
+function startRow(call: PreparedCall, extensible: boolean, withLogprobs = true): TokenRow {
   const response = call.response_ids!;
-  const logprobs = call.logprobs;
+  const logprobs = withLogprobs ? call.logprobs : null;
   return {
     calls: [call],
     prompt_ids: call.prompt_ids!,
@@ -132,11 +135,14 @@ function breakReason(previous: PreparedCall, call: PreparedCall): PrefixBreakRea
 
 /**
  * Prefix-merged rows (verl's trajectory level); calls without ids are left out and break the chain. `onBreak`
- * hears every call with ids that had to start a new row although the previous call had ids too.
+ * hears every call with ids that had to start a new row although the previous call had ids too. With
+ * `withLogprobs` false every row's `rollout_log_probs` is null and no call's logprobs are extracted (for formats
+ * that do not write them).
  */
 export function trajectoryRows(
   calls: readonly PreparedCall[],
   onBreak?: (prefixBreak: PrefixBreak) => void,
+  withLogprobs = true,
 ): TokenRow[] {
   const rows: TokenRow[] = [];
   let current: TokenRow | null = null;
@@ -155,7 +161,7 @@ export function trajectoryRows(
           reason: breakReason(current.calls.at(-1)!, call),
         });
       }
-      current = startRow(call, true);
+      current = startRow(call, true, withLogprobs);
       rows.push(current);
     }
   }

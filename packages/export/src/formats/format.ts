@@ -1,4 +1,5 @@
 import type { PreparedRollout } from '../prepared.js';
+import type { JsonLine } from '../sinks/json-line.js';
 import type { ParquetColumn } from '../sinks/parquet-sink.js';
 import type { PrefixBreak } from '../token-merge.js';
 
@@ -28,22 +29,32 @@ export interface MergeOutcome {
   breaks: PrefixBreak[];
 }
 
-interface FormatBase {
+/**
+ * JSON Lines output. `line`, when given, writes a row's line faster than `JSON.stringify(row)` and must produce
+ * exactly its bytes (same keys in the same order, each member through `out`'s `JSON.stringify`-identical
+ * pieces); when `out.value` marks the line unsafe, the sink writes `JSON.stringify(row)` instead.
+ */
+export interface JsonlOutput<Row> {
+  kind: 'jsonl';
+  line?(row: Row, out: JsonLine): void;
+}
+
+interface FormatBase<Row> {
   name: string;
   /** One line for `--help` and the README. */
   description: string;
   /** Where rows go: JSON Lines, or Parquet with these columns. */
-  output: { kind: 'jsonl' } | { kind: 'parquet'; columns: readonly ParquetColumn[] };
+  output: JsonlOutput<Row> | { kind: 'parquet'; columns: readonly ParquetColumn[] };
 }
 
 /** Formats that turn each rollout into rows on its own (constant memory). */
-export interface RolloutFormat<Row = unknown> extends FormatBase {
+export interface RolloutFormat<Row = unknown> extends FormatBase<Row> {
   grouping: 'rollout';
   rows(rollout: PreparedRollout, options: FormatOptions, skip: SkipCounter): Row[];
 }
 
 /** Formats that need all rollouts of a task together (DPO pairs, ART groups, GRPO prompts). */
-export interface TaskFormat<Row = unknown> extends FormatBase {
+export interface TaskFormat<Row = unknown> extends FormatBase<Row> {
   grouping: 'task';
   rows(group: PreparedRollout[], options: FormatOptions, skip: SkipCounter): Row[];
 }

@@ -1,4 +1,5 @@
 import { field } from '../json-shapes.js';
+import type { JsonLine } from '../sinks/json-line.js';
 import type { RolloutFormat } from './format.js';
 
 /** A line of the native format: one LLM call with its rollout context (a superset of upstream's Triplet). */
@@ -20,11 +21,53 @@ export interface TripletLine {
   metadata: Record<string, unknown>;
 }
 
+/** Writes `JSON.stringify(line)` (see `JsonLine`); the prompt ids are remembered for the next call's. */
+function tripletLine(line: TripletLine, out: JsonLine): void {
+  const { prompt, response } = line;
+  out.text(
+    '{"rollout_id":' +
+      out.value(line.rollout_id) +
+      ',"attempt_id":' +
+      out.value(line.attempt_id) +
+      ',"task_id":' +
+      out.value(line.task_id) +
+      ',"mode":' +
+      out.value(line.mode) +
+      ',"turn_index":' +
+      out.value(line.turn_index) +
+      ',"agent_name":' +
+      out.value(line.agent_name) +
+      ',"response_id":' +
+      out.value(line.response_id) +
+      ',"prompt":{"token_ids":',
+  );
+  out.ints(prompt.token_ids, true);
+  out.text(
+    ',"raw_content":' +
+      out.value(prompt.raw_content) +
+      ',"image_urls":' +
+      out.value(prompt.image_urls) +
+      '},"response":{"token_ids":',
+  );
+  out.ints(response.token_ids);
+  out.text(',"raw_content":' + out.value(response.raw_content) + ',"logprobs":');
+  out.numbers(response.logprobs);
+  out.text(
+    '},"reward":' +
+      out.value(line.reward) +
+      ',"call_reward":' +
+      out.value(line.call_reward) +
+      ',"metadata":' +
+      out.value(line.metadata) +
+      '}',
+  );
+}
+
 export const tripletsFormat: RolloutFormat<TripletLine> = {
   name: 'triplets',
   description: 'native triplet JSONL: one line per LLM call (ids, raw content, logprobs, rewards)',
   grouping: 'rollout',
-  output: { kind: 'jsonl' },
+  output: { kind: 'jsonl', line: tripletLine },
   rows(rollout) {
     return rollout.calls.map((call) => {
       const images = field(call.triplet.prompt, 'image_urls');

@@ -42,10 +42,19 @@ export const trlSftTokensFormat: RolloutFormat<TrlSftTokensRow> = {
   name: 'trl-sft-tokens',
   description: 'TRL SFT, pre-tokenized: {input_ids, assistant_masks} per prefix-merged trajectory',
   grouping: 'rollout',
-  output: { kind: 'jsonl' },
+  output: {
+    kind: 'jsonl',
+    line(row, out) {
+      out.text('{"input_ids":');
+      out.ints(row.input_ids);
+      out.text(',"assistant_masks":');
+      out.ints(row.assistant_masks);
+      out.text('}');
+    },
+  },
   rows(rollout, options, skip) {
     if (!passesMinReward(rollout, options.minReward, skip)) return [];
-    return tokenRowsOf(rollout, 'trajectory', skip).map((row) => ({
+    return tokenRowsOf(rollout, 'trajectory', skip, false).map((row) => ({
       input_ids: [...row.prompt_ids, ...row.response_ids],
       assistant_masks: [...new Array<number>(row.prompt_ids.length).fill(0), ...row.response_mask],
     }));

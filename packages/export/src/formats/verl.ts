@@ -1,4 +1,5 @@
 import type { PreparedRollout } from '../prepared.js';
+import type { JsonLine } from '../sinks/json-line.js';
 import type { ParquetColumn } from '../sinks/parquet-sink.js';
 import { type PrefixBreak, type TokenRow, trajectoryRows, transitionRows } from '../token-merge.js';
 import type { RolloutFormat, SkipCounter } from './format.js';
@@ -49,11 +50,15 @@ export const VERL_COLUMNS: readonly ParquetColumn[] = [
   { name: 'reward', type: 'double', nullable: false },
 ];
 
-/** Token rows of a rollout, counting calls without ids (and rollouts left without any row). */
+/**
+ * Token rows of a rollout, counting calls without ids (and rollouts left without any row). `withLogprobs`
+ * false: trajectory rows without `rollout_log_probs` (see `trajectoryRows`).
+ */
 export function tokenRowsOf(
   rollout: PreparedRollout,
   level: 'transition' | 'trajectory',
   skip: SkipCounter,
+  withLogprobs = true,
 ): TokenRow[] {
   const missing = rollout.calls.filter((c) => c.prompt_ids === null || c.response_ids === null);
   if (missing.length > 0) skip.triplet('no_token_ids', missing.length);
@@ -63,7 +68,7 @@ export function tokenRowsOf(
     return rows;
   }
   const breaks: PrefixBreak[] = [];
-  const rows = trajectoryRows(rollout.calls, (b) => breaks.push(b));
+  const rows = trajectoryRows(rollout.calls, (b) => breaks.push(b), withLogprobs);
   if (rows.length === 0) skip.rollout('no_token_ids');
   else {
     skip.merge?.({
@@ -99,6 +104,37 @@ function verlRows(
   }));
 }
 
+/** Writes `JSON.stringify(row)` of a `VerlRow` (see `JsonLine`); the prompt is remembered for the next call's. */
+function verlLine(row: VerlRow, out: JsonLine): void {
+  out.text(
+    '{"uid":' +
+      out.value(row.uid) +
+      ',"data_id":' +
+      out.value(row.data_id) +
+      ',"rollout_id":' +
+      out.value(row.rollout_id) +
+      ',"attempt_id":' +
+      out.value(row.attempt_id) +
+      ',"mode":' +
+      out.value(row.mode) +
+      ',"level":' +
+      out.value(row.level) +
+      ',"turn_index":' +
+      out.value(row.turn_index) +
+      ',"turn_indices":',
+  );
+  out.ints(row.turn_indices);
+  out.text(',"agent_name":' + out.value(row.agent_name) + ',"prompt_ids":');
+  out.ints(row.prompt_ids, true);
+  out.text(',"response_ids":');
+  out.ints(row.response_ids);
+  out.text(',"response_mask":');
+  out.ints(row.response_mask);
+  out.text(',"rollout_log_probs":');
+  out.numbers(row.rollout_log_probs);
+  out.text(',"reward":' + out.value(row.reward) + '}');
+}
+
 function verlFormat(
   name: string,
   level: 'transition' | 'trajectory',
@@ -109,7 +145,7 @@ function verlFormat(
     name,
     description: `verl ${level} rows (${unit}), ${kind === 'jsonl' ? 'JSONL' : 'Parquet'}`,
     grouping: 'rollout',
-    output: kind === 'jsonl' ? { kind } : { kind, columns: VERL_COLUMNS },
+    output: kind === 'jsonl' ? { kind, line: verlLine } : { kind, columns: VERL_COLUMNS },
     rows: (rollout, _options, skip) => verlRows(rollout, level, skip),
   };
 }

@@ -1,88 +1,123 @@
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, write } from 'node:fs';
+import type { JsonlOutput } from '../formats/format.js';
+import { JsonLine, type LineBuffer } from './json-line.js';
 import { OutputFile } from './output-file.js';
 import type { RowSink } from './sink.js';
 
-/** Lines are encoded into chunks of this many bytes before they go to the stream. */
+/** Lines are encoded into chunks of this many bytes before they go to the file. */
 const CHUNK_BYTES = 1 << 20;
+/** Chunks being written at once; `write` waits for the oldest beyond this (memory: this many + the open one). */
+const IN_FLIGHT = 4;
 
 /**
- * JSON Lines: one `JSON.stringify(row)` per line. Lines are UTF-8-encoded straight into ~1 MiB chunks (one
- * stream write per chunk, not per row: a stream write costs about as much as stringifying a small row; no
- * joined string in between) and written with backpressure; memory holds one chunk plus the stream's buffer.
+ * JSON Lines: one `JSON.stringify(row)` per line, or the same bytes written by the format's `line` (see
+ * `JsonLine`). Lines are UTF-8-encoded straight into ~1 MiB chunks (one file write per chunk, not per row; no
+ * joined string in between). A full chunk is handed to the thread pool at once (`fs.write` at its file offset)
+ * and the main thread fills the next one meanwhile: a stream starts its next write only from the event loop,
+ * which a CPU-bound export reaches only when it waits, so with a stream the file writes did not overlap the
+ * encoding. Backpressure: at most `IN_FLIGHT` chunks are pending; memory holds those plus the open chunk (larger
+ * only while a single line is larger).
  */
-export class JsonlSink<Row> implements RowSink<Row> {
+export class JsonlSink<Row> implements RowSink<Row>, LineBuffer {
   private readonly file: OutputFile;
-  private readonly stream: WriteStream;
+  private fd: number | null;
   private error: Error | null = null;
-  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  private used = 0;
+  bytes = Buffer.allocUnsafe(CHUNK_BYTES);
+  used = 0;
+  /** Where the line being written starts in `bytes`. */
+  private lineStart = 0;
+  /** Offset of the next chunk in the file. */
+  private position = 0;
+  private readonly pending: Promise<void>[] = [];
+  private readonly json = new JsonLine(this);
 
-  constructor(out: string) {
+  constructor(
+    out: string,
+    private readonly output: JsonlOutput<Row> = { kind: 'jsonl' },
+  ) {
     this.file = new OutputFile(out);
-    this.stream = createWriteStream(this.file.partialPath);
-    this.stream.on('error', (error) => {
-      this.error = error;
-    });
+    this.fd = openSync(this.file.partialPath, 'w');
   }
 
   async write(row: Row): Promise<void> {
     if (this.error) throw this.error;
-    const line = JSON.stringify(row);
-    // A UTF-16 code unit takes at most 3 bytes in UTF-8; a line that may not fit goes out on its own.
-    const room = line.length * 3 + 1;
-    if (this.used + room > CHUNK_BYTES) await this.flush();
-    if (room > CHUNK_BYTES) {
-      await this.send(Buffer.from(`${line}\n`, 'utf8'));
-      return;
-    }
-    this.used += this.chunk.write(line, this.used, 'utf8');
-    this.chunk[this.used++] = 0x0a;
+    this.lineStart = this.used;
+    const json = this.json;
+    if (this.output.line) {
+      this.output.line(row, json);
+      if (json.unsafe) {
+        json.unsafe = false;
+        this.used = this.lineStart;
+        json.text(JSON.stringify(row));
+      }
+    } else json.text(JSON.stringify(row));
+    this.reserve(1);
+    this.bytes[this.used++] = 0x0a;
+    while (this.pending.length > IN_FLIGHT) await this.pending.shift();
+    if (this.error) throw this.error;
   }
 
-  private async flush(): Promise<void> {
-    if (this.used === 0) return;
-    const full = this.chunk.subarray(0, this.used);
-    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    this.used = 0;
-    await this.send(full);
+  /** Makes room for `n` more bytes: the finished lines go to the file, the open line to a fresh chunk. */
+  reserve(n: number): void {
+    if (this.used + n <= this.bytes.length) return;
+    const open = this.bytes.subarray(this.lineStart, this.used);
+    const next = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, open.length + n));
+    next.set(open, 0);
+    if (this.lineStart > 0) this.submit(this.bytes.subarray(0, this.lineStart));
+    this.bytes = next;
+    this.used = open.length;
+    this.lineStart = 0;
   }
 
-  private async send(bytes: Buffer): Promise<void> {
-    if (!this.stream.write(bytes)) {
-      await this.drained();
-      if (this.error) throw this.error;
-    }
+  /** Starts writing `bytes` at the end of the file (on the thread pool); `write` waits for it later. */
+  private submit(bytes: Buffer): void {
+    const fd = this.fd;
+    if (fd === null) throw new Error('JsonlSink: write after close');
+    const position = this.position;
+    this.position += bytes.length;
+    this.pending.push(
+      new Promise<void>((resolve) => {
+        const writeFrom = (offset: number): void => {
+          write(fd, bytes, offset, bytes.length - offset, position + offset, (error, written) => {
+            if (error) {
+              this.error ??= error;
+              resolve();
+            } else if (offset + written < bytes.length) writeFrom(offset + written);
+            else resolve();
+          });
+        };
+        writeFrom(0);
+      }),
+    );
   }
 
-  /** Resolves on 'drain', or on 'close' (a failed stream is destroyed and closes). */
-  private drained(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.stream.off('drain', done);
-        this.stream.off('close', done);
-        resolve();
-      };
-      this.stream.on('drain', done);
-      this.stream.on('close', done);
-    });
+  private async settle(): Promise<void> {
+    while (this.pending.length > 0) await this.pending.shift();
+  }
+
+  private closeFile(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    if (this.error) throw this.error;
-    this.stream.end();
-    await once(this.stream, 'finish');
+    if (this.used > 0) this.submit(this.bytes.subarray(0, this.used));
+    this.used = 0;
+    this.lineStart = 0;
+    await this.settle();
+    this.closeFile();
     if (this.error) throw this.error;
     this.file.commit();
   }
 
   async abort(): Promise<void> {
-    if (!this.stream.destroyed) {
-      const closed = once(this.stream, 'close').catch(() => undefined);
-      this.stream.destroy();
-      await closed;
+    await this.settle();
+    try {
+      this.closeFile();
+    } finally {
+      this.file.discard();
     }
-    this.file.discard();
   }
 }
