@@ -24,44 +24,24 @@ export interface TripletLine {
 /** Writes `JSON.stringify(line)` (see `JsonLine`); the prompt ids are remembered for the next call's. */
 function tripletLine(line: TripletLine, out: JsonLine): void {
   const { prompt, response } = line;
-  out.text(
-    '{"rollout_id":' +
-      out.value(line.rollout_id) +
-      ',"attempt_id":' +
-      out.value(line.attempt_id) +
-      ',"task_id":' +
-      out.value(line.task_id) +
-      ',"mode":' +
-      out.value(line.mode) +
-      ',"turn_index":' +
-      out.value(line.turn_index) +
-      ',"agent_name":' +
-      out.value(line.agent_name) +
-      ',"response_id":' +
-      out.value(line.response_id) +
-      ',"prompt":{"token_ids":',
-  );
+  out.text(`{${out.members(line, TRIPLET_HEAD)},"prompt":{"token_ids":`);
   out.ints(prompt.token_ids, true);
-  out.text(
-    ',"raw_content":' +
-      out.value(prompt.raw_content) +
-      ',"image_urls":' +
-      out.value(prompt.image_urls) +
-      '},"response":{"token_ids":',
-  );
+  out.text(`,${out.members(prompt, ['raw_content', 'image_urls'])}},"response":{"token_ids":`);
   out.ints(response.token_ids);
-  out.text(',"raw_content":' + out.value(response.raw_content) + ',"logprobs":');
+  out.text(`,"raw_content":${out.value(response.raw_content)},"logprobs":`);
   out.numbers(response.logprobs);
-  out.text(
-    '},"reward":' +
-      out.value(line.reward) +
-      ',"call_reward":' +
-      out.value(line.call_reward) +
-      ',"metadata":' +
-      out.value(line.metadata) +
-      '}',
-  );
+  out.text(`},${out.members(line, ['reward', 'call_reward', 'metadata'])}}`);
 }
+
+const TRIPLET_HEAD = [
+  'rollout_id',
+  'attempt_id',
+  'task_id',
+  'mode',
+  'turn_index',
+  'agent_name',
+  'response_id',
+] as const;
 
 export const tripletsFormat: RolloutFormat<TripletLine> = {
   name: 'triplets',

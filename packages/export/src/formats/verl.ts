@@ -106,23 +106,7 @@ function verlRows(
 
 /** Writes `JSON.stringify(row)` of a `VerlRow` (see `JsonLine`); the prompt is remembered for the next call's. */
 function verlLine(row: VerlRow, out: JsonLine): void {
-  out.text(
-    '{"uid":' +
-      out.value(row.uid) +
-      ',"data_id":' +
-      out.value(row.data_id) +
-      ',"rollout_id":' +
-      out.value(row.rollout_id) +
-      ',"attempt_id":' +
-      out.value(row.attempt_id) +
-      ',"mode":' +
-      out.value(row.mode) +
-      ',"level":' +
-      out.value(row.level) +
-      ',"turn_index":' +
-      out.value(row.turn_index) +
-      ',"turn_indices":',
-  );
+  out.text(`{${out.members(row, VERL_HEAD)},"turn_indices":`);
   out.ints(row.turn_indices);
   out.text(',"agent_name":' + out.value(row.agent_name) + ',"prompt_ids":');
   out.ints(row.prompt_ids, true);
@@ -132,8 +116,18 @@ function verlLine(row: VerlRow, out: JsonLine): void {
   out.ints(row.response_mask);
   out.text(',"rollout_log_probs":');
   out.numbers(row.rollout_log_probs);
-  out.text(',"reward":' + out.value(row.reward) + '}');
+  out.text(`,"reward":${out.value(row.reward)}}`);
 }
+
+const VERL_HEAD = [
+  'uid',
+  'data_id',
+  'rollout_id',
+  'attempt_id',
+  'mode',
+  'level',
+  'turn_index',
+] as const;
 
 function verlFormat(
   name: string,

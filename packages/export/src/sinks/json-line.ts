@@ -69,6 +69,16 @@ export class JsonLine {
     return text;
   }
 
+  /** `"key":value,…` of `keys` in `record`, in that order (values through `value`; keys are plain identifiers). */
+  members<T extends object>(record: T, keys: readonly (keyof T & string)[]): string {
+    let text = '';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      text += `${i === 0 ? '"' : ',"'}${key}":${this.value(record[key])}`;
+    }
+    return text;
+  }
+
   /** Appends `text` (UTF-8). */
   text(text: string): void {
     const out = this.#out;
