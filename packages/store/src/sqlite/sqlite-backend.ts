@@ -180,6 +180,11 @@ export class SqliteBackend implements StoreBackend {
     return this.one<Attempt>(SQL.latestAttempt, rolloutId);
   }
 
+  latestAttemptId(rolloutId: string): string | undefined {
+    const row = this.db.prepare(SQL.latestAttemptId).get(rolloutId);
+    return row === undefined ? undefined : String(row.attempt_id);
+  }
+
   latestAttempts(rolloutIds: string[]): Map<string, Attempt> {
     const latest = new Map<string, Attempt>();
     if (rolloutIds.length === 0) return latest;
@@ -346,9 +351,11 @@ export class SqliteBackend implements StoreBackend {
   }
 
   private update<T>(table: Table<T>, record: T, what: string): void {
-    const { changes } = this.db
-      .prepare(table.updateSql)
-      .run(...table.updateParams(record, JSON.stringify(record)));
+    const params = table.updateParams(record, JSON.stringify(record));
+    let { changes } = this.db.prepare(table.updateSql).run(...params);
+    if (Number(changes) === 0 && table.updateAnySql !== undefined) {
+      ({ changes } = this.db.prepare(table.updateAnySql).run(...params));
+    }
     if (Number(changes) === 0) throw new NotFoundError(`${what} does not exist`);
   }
 
