@@ -363,8 +363,7 @@ export class StoreOperations implements StoreSteps {
     this.backend.putAttempt(attempt);
     const latestId = this.backend.latestAttemptId(rolloutId);
     const rollout = records?.rollout ?? this.backend.getRollout(rolloutId)!;
-    if (rolloutHeartbeat(rollout, latestId === attemptId))
-      this.backend.putRollout(rollout);
+    if (rolloutHeartbeat(rollout, latestId === attemptId)) this.backend.putRollout(rollout);
   }
 
   withLatestAttempts(rollouts: Rollout[]): Array<Rollout | AttemptedRollout> {
