@@ -213,8 +213,10 @@ export class SqliteBackend implements StoreBackend {
     return this.db.transaction(() => {
       const json = spans.map((span) => JSON.stringify(span));
       // Rows go in multi-row INSERTs; if any span already exists (a retried export), those are undone and the
-      // batch goes row by row instead, which tells which spans were new.
-      const inserted = this.insertSpanRows(spans, json) ?? this.insertSpansOneByOne(spans, json);
+      // batch goes row by row instead, which tells which spans were new. One span goes row by row right away.
+      const inserted =
+        (spans.length > 1 ? this.insertSpanRows(spans, json) : undefined) ??
+        this.insertSpansOneByOne(spans, json);
       let count = 0;
       let bytes = 0;
       for (let i = 0; i < spans.length; i++) {
