@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
 import { createScratchApp, type ScratchApp, WORKSPACE } from '@arclight/test-fixtures/scratch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkExport } from './matrix.js';
 import { readmeBlocks, shellLines } from './readme.js';
 
 // The README's two lines added to an app that already traces itself with the OpenTelemetry SDK 2.x, which
@@ -79,26 +78,7 @@ describe('an app that already traces with the OpenTelemetry SDK 2.x (@openteleme
       appSpans: ['app.request'],
     });
 
-    const exported = await app.run(
-      'npx',
-      [
-        'arclight',
-        'export',
-        '--db',
-        'arclight.sqlite',
-        '--format',
-        'triplets',
-        '--out',
-        'triplets.jsonl',
-      ],
-      { env },
-    );
-    expect(exported.code, exported.stderr).toBe(0);
-    const lines = readFileSync(join(app.dir, 'triplets.jsonl'), 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const row = JSON.parse(lines[0] as string);
-    expect(row.prompt.token_ids.length).toBeGreaterThan(0);
-    expect(row.response.token_ids.length).toBeGreaterThan(0);
-    expect(row.reward).toBe(1);
+    // Triplets with token ids and the reward, and verl Parquet, from the app's own `npx arclight export`.
+    await checkExport(app, { rows: 1, rollouts: 1, agents: ['*'] });
   });
 });
