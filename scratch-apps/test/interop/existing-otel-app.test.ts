@@ -1,8 +1,8 @@
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
-import { createScratchApp, type ScratchApp, WORKSPACE } from '@arclight/test-fixtures/scratch';
+import { createScratchApp, type ScratchApp } from '@arclight/test-fixtures/scratch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkExport } from './matrix.js';
-import { readmeBlocks, shellLines } from './readme.js';
+import { installDependencies, readmeBlocks, shellLines } from './readme.js';
 
 // The README's two lines added to an app that already traces itself with the OpenTelemetry SDK 2.x, which
 // pins `@opentelemetry/api` below 1.10 (as do `ai` 5 and 6) while Arclight's OpenTelemetry 3.x packages need
@@ -40,12 +40,7 @@ beforeAll(async () => {
       'README two-line section: expected an `npm install` line and its recorder.record loop',
     );
   }
-  const dependencies = Object.fromEntries(
-    install
-      .slice('npm install '.length)
-      .split(/\s+/)
-      .map((name) => [name, name.startsWith('@arclight/') ? WORKSPACE : 'latest']),
-  );
+  const dependencies = installDependencies(install);
   llm = await startFixtureLlm();
   app = await createScratchApp({
     name: 'existing-otel-app',
