@@ -41,6 +41,9 @@ const openFiles = new Map<string, Set<SqliteConnection>>();
 
 const MAX_CACHED_STATEMENTS = 512;
 
+/** SQLite's answers to a ROLLBACK after it rolled the transaction back itself. */
+const NOTHING_TO_UNDO = /no transaction is active|no such savepoint/;
+
 /**
  * One `DatabaseSync` with the PRAGMAs Arclight needs, a prepared-statement cache keyed by SQL text and
  * transactions that nest (an inner call joins the outer transaction through a savepoint).
@@ -160,7 +163,7 @@ export class SqliteConnection {
       else this.prepare('COMMIT').run();
       return result;
     } catch (error) {
-      if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.undo('ROLLBACK');
       throw error;
     } finally {
       if (this.group === undefined) this.depth = 0;
@@ -185,7 +188,7 @@ export class SqliteConnection {
       this.prepare('COMMIT').run();
       group.resolve();
     } catch (error) {
-      if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.undo('ROLLBACK');
       group.reject(
         new StoreError(
           `SqliteBackend: commit failed, nothing of it was stored: ${(error as Error).message}`,
@@ -232,7 +235,7 @@ export class SqliteConnection {
       this.prepare('COMMIT').run();
       return result;
     } catch (error) {
-      if (!this.closed && this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.undo('ROLLBACK');
       throw error;
     } finally {
       this.depth = 0;
@@ -250,7 +253,7 @@ export class SqliteConnection {
     this.closed = true;
     this.statements.clear();
     try {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.undo('ROLLBACK', true);
       this.db.exec('PRAGMA optimize'); // refreshes planner statistics when they are stale; cheap otherwise
     } catch {
       // Best effort: the connection is closed below either way.
@@ -269,13 +272,30 @@ export class SqliteConnection {
       this.prepare(`RELEASE ${savepoint}`).run();
       return result;
     } catch (error) {
-      if (!this.closed && this.db.isTransaction) {
-        this.prepare(`ROLLBACK TO ${savepoint}`).run();
-        this.prepare(`RELEASE ${savepoint}`).run();
-      }
+      this.undo(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
       throw error;
     } finally {
       this.depth -= 1;
+    }
+  }
+
+  /**
+   * Undoes the open transaction (`ROLLBACK`) or savepoint after a failure, unless SQLite has ended the
+   * transaction itself (it does on some errors). `DatabaseSync.isTransaction` tells which on Node ≥ 22.16; on
+   * Node 22.13–22.15 it does not exist, so the rollback is tried and "no transaction" answers are ignored.
+   * `closing`: also after close() marked the connection closed.
+   */
+  private undo(sql: string, closing = false): void {
+    if (
+      (this.closed && !closing) ||
+      (this.db as { isTransaction?: boolean }).isTransaction === false
+    ) {
+      return;
+    }
+    try {
+      this.db.exec(sql);
+    } catch (error) {
+      if (!NOTHING_TO_UNDO.test((error as Error).message)) throw error;
     }
   }
 
@@ -297,5 +317,17 @@ function assertSynchronous(result: unknown): void {
  * in-memory store (or `@arclight/client`, which imports the store's types) never loads it.
  */
 function nodeSqlite(): typeof import('node:sqlite') {
-  return process.getBuiltinModule('node:sqlite');
+  // Node 22 prints "ExperimentalWarning: SQLite is an experimental feature" on the first load: that is about
+  // node:sqlite's API, which this module pins down, not something the application can act on.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (!String(warning).startsWith('SQLite is an experimental feature')) {
+      (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+    }
+  }) as typeof process.emitWarning;
+  try {
+    return process.getBuiltinModule('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 }

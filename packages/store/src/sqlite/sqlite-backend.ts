@@ -353,10 +353,12 @@ export class SqliteBackend implements StoreBackend {
   }
 
   private update<T>(table: Table<T>, record: T, what: string): void {
-    const params = table.updateParams(record, JSON.stringify(record));
-    let { changes } = this.db.prepare(table.updateSql).run(...params);
-    if (Number(changes) === 0 && table.updateAnySql !== undefined) {
-      ({ changes } = this.db.prepare(table.updateAnySql).run(...params));
+    const json = JSON.stringify(record);
+    let { changes } = this.db.prepare(table.updateSql).run(...table.updateParams(record, json));
+    if (Number(changes) === 0 && table.updateAny !== undefined) {
+      ({ changes } = this.db
+        .prepare(table.updateAny.sql)
+        .run(...table.updateAny.params(record, json)));
     }
     if (Number(changes) === 0) throw new NotFoundError(`${what} does not exist`);
   }

@@ -18,11 +18,11 @@ export interface Table<T> extends ColumnSet {
   /**
    * `UPDATE … WHERE <key>`, bound with `updateParams`. A table with `stable` columns also requires them unchanged
    * (`WHERE <key> AND <stable> = ?`) and leaves them, and the indexes over them, alone; when that matches no row,
-   * `updateAnySql` (bound with the same parameters) sets them too.
+   * `updateAny` sets them too.
    */
   updateSql: string;
-  updateAnySql: string | undefined;
   updateParams(record: T, json: string): SQLInputValue[];
+  updateAny: { sql: string; params(record: T, json: string): SQLInputValue[] } | undefined;
 }
 
 function table<T>(spec: {
@@ -52,36 +52,39 @@ function table<T>(spec: {
   const insertSql = insertSqlForRows(1);
   const updates = names.filter((n) => !spec.key.includes(n)).map((n) => `${n} = excluded.${n}`);
   const upsertSql = `${insertSql} ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
-  // UPDATE parameters, numbered: the changing columns, data, the key, the stable columns.
+  // The UPDATEs bind, in order: the changing columns, data, then the key and the stable columns (in the WHERE
+  // of `updateSql`, in the SET and WHERE of `updateAny`). Anonymous `?` only: Node 22.13's node:sqlite cannot
+  // bind arguments to numbered `?NNN` parameters.
   const stable = spec.stable ?? [];
   const keyIndexes = spec.key.map((k) => spec.columns.indexOf(k));
   const stableIndexes = stable.map((c) => spec.columns.indexOf(c));
   const otherIndexes = spec.columns
     .map((_, i) => i)
     .filter((i) => !keyIndexes.includes(i) && !stableIndexes.includes(i));
-  let param = 0;
-  const assign = (i: number) => `${spec.columns[i]} = ?${++param}`;
+  const assign = (i: number) => `${spec.columns[i]} = ?`;
   const assignments = [
     ...otherIndexes.map(assign),
     ...computed.map(([c, e]) => `${c} = (${e})`),
-    `data = ?${++param}`,
+    'data = ?',
   ];
   const keyMatch = keyIndexes.map(assign);
   const stableMatch = stableIndexes.map(assign);
   const updateSql = `UPDATE ${spec.table} SET ${assignments.join(', ')} WHERE ${[...keyMatch, ...stableMatch].join(' AND ')}`;
-  const updateAnySql =
+  const bind =
+    (...groups: number[][]) =>
+    (record: T, json: string): SQLInputValue[] => {
+      const values = spec.values(record);
+      const pick = (indexes: number[]) => indexes.map((i) => values[i] ?? null);
+      return [...pick(otherIndexes), json, ...groups.flatMap(pick)];
+    };
+  const updateParams = bind(keyIndexes, stableIndexes);
+  const updateAny =
     stable.length === 0
       ? undefined
-      : `UPDATE ${spec.table} SET ${[...assignments, ...stableMatch].join(', ')} WHERE ${keyMatch.join(' AND ')}`;
-  const updateParams = (record: T, json: string): SQLInputValue[] => {
-    const values = spec.values(record);
-    return [
-      ...otherIndexes.map((i) => values[i] ?? null),
-      json,
-      ...keyIndexes.map((i) => values[i] ?? null),
-      ...stableIndexes.map((i) => values[i] ?? null),
-    ];
-  };
+      : {
+          sql: `UPDATE ${spec.table} SET ${[...assignments, ...stableMatch].join(', ')} WHERE ${keyMatch.join(' AND ')}`,
+          params: bind(stableIndexes, keyIndexes),
+        };
   const sortable: Record<string, SortKind> = {};
   for (const field of spec.sortable) {
     if (!spec.columns.includes(field))
@@ -100,8 +103,8 @@ function table<T>(spec: {
     insertSqlForRows,
     upsertSql,
     updateSql,
-    updateAnySql,
     updateParams,
+    updateAny,
   };
 }
 
