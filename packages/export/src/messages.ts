@@ -10,7 +10,7 @@ import type { ChatMessage, ChatTool, ChatToolCall } from './record.js';
 
 /** Multimodal content is recorded as a JSON string of parts; turn it back into the parts array. */
 function normalizeContent(content: unknown): unknown {
-  if (typeof content !== 'string' || !content.startsWith('[')) return content ?? null;
+  if (typeof content !== 'string' || content.charCodeAt(0) !== 0x5b /* [ */) return content ?? null;
   const parsed = parseJsonOr(content, null);
   const parts = Array.isArray(parsed) ? parsed : null;
   if (parts && parts.length > 0 && parts.every((p) => typeof field(p, 'type') === 'string')) {
@@ -68,7 +68,12 @@ export function normalizeMessage(raw: unknown, defaultRole?: string): ChatMessag
 
 export function normalizeMessages(raw: unknown): ChatMessage[] {
   const list = asList(raw) ?? (isObject(raw) ? [raw] : []);
-  return list.map((m) => normalizeMessage(m)).filter((m): m is ChatMessage => m !== null);
+  const messages: ChatMessage[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const message = normalizeMessage(list[i]);
+    if (message !== null) messages.push(message);
+  }
+  return messages;
 }
 
 /** The first completion choice of a triplet's response: the assistant message and its finish reason. */
@@ -140,4 +145,11 @@ export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
     );
   }
   return messageKey(a) === messageKey(b);
+}
+
+/** Are the lists equal message by message (`sameMessage`)? */
+export function sameMessages(a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameMessage(a[i]!, b[i]!)) return false;
+  return true;
 }
