@@ -1,7 +1,6 @@
 import type { Conversation } from '../conversation.js';
 import { conversationsOf } from '../conversation.js';
 import { parseJsonOr } from '../json-shapes.js';
-import { messageKey } from '../messages.js';
 import type { PreparedCall, PreparedRollout } from '../prepared.js';
 import type { ChatMessage, ChatTool } from '../record.js';
 import type { SkipCounter } from './format.js';
@@ -66,10 +65,6 @@ export function passesMinReward(
   skip.rollout('below_min_reward');
   return false;
 }
-
-/** Key of a conversation's prompt (the messages before its first generated reply). */
-export const promptKey = (conversation: Conversation): string =>
-  JSON.stringify(conversation.messages.slice(0, conversation.prompt_length).map(messageKey));
 
 /**
  * What a prompt-only (online RL) format keeps of a task: its first rollout, the first LLM call that has a
