@@ -181,3 +181,62 @@ describe('taskIdOf', () => {
     expect(taskIdOf({ ...base, input: { a: 2 } })).not.toBe(a);
   });
 });
+
+describe('messages rebuilt from raw_content', () => {
+  it('rebuilds raw messages with their keys in a fixed order (role, content, name, tool_call_id, refusal, tool_calls)', () => {
+    const prepared = prepareRollout({
+      rollout: { ...rolloutOf(fixture('ro-r1')), rollout_id: 'ro-keys' },
+      attempt_id: 'at-keys',
+      triplets: [
+        {
+          prompt: {
+            raw_content: [
+              // Recorded keys in another order, null and absent fields, an escaped string.
+              {
+                refusal: 'no',
+                tool_call_id: 'c1',
+                name: 'n',
+                content: 'a "b"\u2028',
+                role: 'tool',
+              },
+              { role: 'user', content: null, name: null },
+              { content: 'no role: dropped' },
+              {
+                tool_calls: [
+                  { arguments: { x: 1 }, name: 'f' },
+                  { id: 'c9', function: { name: 'g' } },
+                ],
+                name: 'bot',
+                role: 'assistant',
+              },
+              { role: 'user', content: '[{"type":"text","text":"hi"}]' },
+              { role: 'user', content: '[not json' },
+            ],
+          },
+          response: { raw_content: [{ content: 'ok', finish_reason: 'stop' }] },
+          reward: null,
+          metadata: {},
+        },
+      ],
+    });
+    const [only] = prepared.calls;
+    expect(JSON.stringify(only!.prompt_messages)).toBe(
+      JSON.stringify([
+        { role: 'tool', content: 'a "b"\u2028', name: 'n', tool_call_id: 'c1', refusal: 'no' },
+        { role: 'user', content: '' },
+        {
+          role: 'assistant',
+          name: 'bot',
+          content: null,
+          tool_calls: [
+            { id: 'call_0', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+            { id: 'c9', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        { role: 'user', content: '[not json' },
+      ]),
+    );
+    expect(JSON.stringify(only!.response_message)).toBe('{"role":"assistant","content":"ok"}');
+  });
+});
