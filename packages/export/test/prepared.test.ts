@@ -1,8 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, PreparedCall } from '../src/index.js';
-import { conversationsOf, prepareRollout, taskIdOf } from '../src/index.js';
+import {
+  conversationsOf,
+  type ExportRecord,
+  prepareRollout,
+  taskIdOf,
+  writeExport,
+} from '../src/index.js';
 import { call } from './support/calls.js';
 import { recordOf, renderPrompt, replyIds, rolloutOf } from './support/fixtures.js';
+import { tempDir } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
 
 const fixture = (id: string) => SCENARIO.find((r) => r.rollout_id === id)!;
@@ -238,5 +247,51 @@ describe('messages rebuilt from raw_content', () => {
       ]),
     );
     expect(JSON.stringify(only!.response_message)).toBe('{"role":"assistant","content":"ok"}');
+  });
+
+  it('chat rows write each message with its keys in a fixed order (openai-sft, trl-sft: exact text)', async () => {
+    const record: ExportRecord = {
+      rollout: { ...rolloutOf(fixture('ro-r1')), rollout_id: 'ro-order' },
+      attempt_id: 'at-order',
+      triplets: [
+        {
+          prompt: {
+            raw_content: [
+              { content: 'u\n"1"', role: 'user', name: 'ann' },
+              {
+                tool_calls: [{ arguments: '{"q":"x"}', name: 'f', id: 'c1' }],
+                role: 'assistant',
+                content: null,
+              },
+              { tool_call_id: 'c1', content: 'r', role: 'tool' },
+            ],
+          },
+          response: {
+            raw_content: [{ role: 'assistant', content: 'done', finish_reason: 'stop' }],
+          },
+          reward: 1,
+          metadata: {},
+        },
+      ],
+    };
+    const lines = async (format: string): Promise<string> => {
+      const out = join(tempDir(), `${format}.jsonl`);
+      await writeExport([record], { format, out });
+      return readFileSync(out, 'utf8');
+    };
+    const prompt = (args: string) =>
+      '{"role":"user","content":"u\\n\\"1\\"","name":"ann"},' +
+      '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":' +
+      `{"name":"f","arguments":${args}}}]`;
+    expect(await lines('openai-sft')).toBe(
+      `{"messages":[${prompt('"{\\"q\\":\\"x\\"}"')},"weight":0},` +
+        '{"role":"tool","content":"r","tool_call_id":"c1"},' +
+        '{"role":"assistant","content":"done","weight":1}]}\n',
+    );
+    expect(await lines('trl-sft')).toBe(
+      `{"messages":[${prompt('{"q":"x"}')}},` +
+        '{"role":"tool","content":"r","tool_call_id":"c1"},' +
+        '{"role":"assistant","content":"done"}]}\n',
+    );
   });
 });

@@ -7,15 +7,18 @@ import type { SkipCounter } from './format.js';
 
 /** Chat-format helpers shared by the TRL, OpenAI and ART writers. */
 
-const OPENAI_KEYS = ['role', 'content', 'name', 'tool_calls', 'tool_call_id'] as const;
-
-/** OpenAI fine-tuning message: standard keys only, tool-call `arguments` as JSON strings. */
+/**
+ * OpenAI fine-tuning message: standard keys only (role, content, name, tool_calls, tool_call_id, in this order,
+ * when not undefined), tool-call `arguments` as JSON strings. Keys are stored by name (this runs for every
+ * message of every row).
+ */
 export function openaiMessage(message: ChatMessage): ChatMessage {
   const out: ChatMessage = { role: message.role };
-  for (const key of OPENAI_KEYS) {
-    if (key !== 'role' && message[key] !== undefined)
-      (out as Record<string, unknown>)[key] = message[key];
-  }
+  const { content, name, tool_calls, tool_call_id } = message;
+  if (content !== undefined) out.content = content;
+  if (name !== undefined) out.name = name;
+  if (tool_calls !== undefined) out.tool_calls = tool_calls;
+  if (tool_call_id !== undefined) out.tool_call_id = tool_call_id;
   return out;
 }
 
