@@ -9,7 +9,7 @@ export interface ArclightTelemetrySettings extends ArclightTelemetryOptions {
   functionId?: string;
   /** `recordInputs: false` drops prompts, tool definitions and tool arguments (token ids are kept). */
   recordInputs?: boolean;
-  /** `recordOutputs: false` drops completions and tool results (token ids are kept on `ai` 5 and 7). */
+  /** `recordOutputs: false` drops completions and tool results (token ids are kept). */
   recordOutputs?: boolean;
 }
 

@@ -1,4 +1,5 @@
 import { asRecord, type JsonRecord } from '@arclight/core';
+import { trace } from '@opentelemetry/api';
 import type { LanguageModel, LanguageModelMiddleware } from 'ai';
 import { wrapLanguageModel } from 'ai';
 import type { ModelCallOutcome } from './attributes/response.js';
@@ -6,6 +7,7 @@ import { parseJsonRecord } from './json.js';
 import { safely } from './safely.js';
 import { readResponseBody } from './spans/model-call-outcome.js';
 import { StreamAccumulator } from './spans/stream-accumulator.js';
+import { reportTokenIds, type TokenIds } from './token-ids-report.js';
 
 /** The `providerMetadata` key under which the middleware reports token ids. */
 export const TOKEN_IDS_METADATA_KEY = 'arclight';
@@ -29,7 +31,8 @@ type ProviderMetadata = NonNullable<CallOptions['providerOptions']>;
  * (`return_token_ids`) and reports the ids the server returned — from the raw response body, or folded from
  * the raw chunks of a stream (which it requests, and drops again unless the caller asked for them) — as
  * `providerMetadata.arclight = { prompt_token_ids, response_token_ids }` on the result / `finish` part,
- * where the Arclight telemetry integration (and the application) read them.
+ * where the Arclight telemetry integration (and the application) read them, and to the model-call span of
+ * `ai` 5 / 6 (see token-ids-report.ts).
  */
 export function arclightMiddleware(
   options: ArclightMiddlewareOptions = {},
@@ -54,12 +57,15 @@ export function arclightMiddleware(
       return next;
     },
     wrapGenerate: async ({ doGenerate }) => {
+      const span = trace.getActiveSpan();
       const result = await doGenerate();
       const ids = safely('token ids', () => tokenIdsOfBody(result.response?.body), undefined);
       if (!ids) return result;
+      reportTokenIds(span, ids);
       return { ...result, providerMetadata: withTokenIds(result.providerMetadata, ids) };
     },
     wrapStream: async ({ doStream, params }) => {
+      const span = trace.getActiveSpan();
       const result = await doStream();
       const dropRaw = addedRawChunks.has(params);
       const collector = new StreamAccumulator();
@@ -74,6 +80,7 @@ export function arclightMiddleware(
             if (part.type === 'finish') {
               const ids = safely('token ids', () => tokenIdsOf(collector), undefined);
               if (ids) {
+                reportTokenIds(span, ids);
                 controller.enqueue({
                   ...part,
                   providerMetadata: withTokenIds(part.providerMetadata, ids),
@@ -139,11 +146,6 @@ function wrapEarlierModel(model: object, middleware: LanguageModelMiddleware): o
       return await wrapStream(calls(await transformParams({ type: 'stream', params, model })));
     },
   };
-}
-
-interface TokenIds {
-  prompt_token_ids?: number[];
-  response_token_ids?: number[];
 }
 
 function tokenIdsOfBody(body: unknown): TokenIds | undefined {

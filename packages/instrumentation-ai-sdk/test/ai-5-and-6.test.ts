@@ -228,6 +228,29 @@ describe.each(SDKS)('$label ($version) through experimental_telemetry', (sdk) =>
     expectTokenIds(call);
   });
 
+  it('recordOutputs: false drops the completion and keeps the token ids (generate and stream)', async () => {
+    const model = withArclight(sdk.compatible(h.llm.baseUrl)('fixture-model'));
+    const { spans } = await h.run(async () => {
+      await sdk.generateText({
+        model,
+        prompt: 'quiet',
+        maxRetries: 0,
+        experimental_telemetry: telemetry({ recordOutputs: false }),
+      });
+      const stream = sdk.streamText({
+        model,
+        prompt: 'quiet stream',
+        maxRetries: 0,
+        experimental_telemetry: telemetry({ recordOutputs: false }),
+      });
+      await stream.text;
+    });
+    const calls = named(spans, 'openai.chat.completion');
+    expect(calls).toHaveLength(2);
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('Fixture answer');
+    for (const call of calls) expectTokenIds(call);
+  });
+
   it('ArclightTelemetry (an ai 7 integration) refuses this version, naming the fix', () => {
     expect(() => new ArclightTelemetry(h.tracer, { aiVersion: sdk.version })).toThrow(
       expect.objectContaining({

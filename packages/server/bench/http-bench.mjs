@@ -2,7 +2,7 @@
 // against our server (memory / SQLite, child process or same process; PostgreSQL with 1, 2 or 4 processes via
 // `arclight store --backend postgres --workers N`) and upstream's Python `agl store`.
 // Prints figures; asserts nothing. A fresh server per measurement. Usage (after `npm run build`):
-//   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,postgres,postgres-2] [--concurrency 1,8,32]
+//   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,ceiling,postgres,postgres-2] [--concurrency 1,8,32]
 //     [--lifecycles 2000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 500] [--otlp-batch 100]
 //     [--senders 8]   (--span-paths '' measures the ingest cell only)
 // Targets memory-base / sqlite-base run the server of another built checkout (ARCLIGHT_BENCH_BASE=<its root>),
@@ -10,13 +10,13 @@
 import { parseArgs } from 'node:util';
 import { formatTable, loadLine, machineLine } from './report.mjs';
 import { cleanUp, TARGETS, upstreamAvailable, upstreamVersion } from './targets.mjs';
-import { runLifecycles, runOtlpIngest } from './workloads.mjs';
+import { runLifecycles, runOtlpIngest, runRoundTrips } from './workloads.mjs';
 
 const { values } = parseArgs({
   options: {
     targets: {
       type: 'string',
-      default: 'memory,sqlite,memory-inproc,upstream,postgres,postgres-2',
+      default: 'memory,sqlite,memory-inproc,upstream,ceiling,postgres,postgres-2',
     },
     concurrency: { type: 'string', default: '1,8,32' },
     lifecycles: { type: 'string', default: '2000' },
@@ -101,15 +101,14 @@ for (const path of spanPaths) {
     const options = { concurrency, lifecycles, seconds, spanPath: path };
     log(`${name}:`);
     for (const row of rows) {
-      row.cells[`${path}:${concurrency}`] = await measure(row, name, (url) =>
-        runLifecycles(url, options),
-      );
+      const run = row.target.ceiling ? runRoundTrips : runLifecycles;
+      row.cells[`${path}:${concurrency}`] = await measure(row, name, (url) => run(url, options));
     }
   }
 }
 const ingestName = `OTLP ingest, ${otlp.senders} senders`;
 log(`${ingestName}:`);
-for (const row of rows) {
+for (const row of rows.filter((row) => !row.target.ceiling)) {
   row.cells.ingest = await measure(row, ingestName, (url) => runOtlpIngest(url, otlp));
 }
 
@@ -136,6 +135,12 @@ console.log(
     `(or ${seconds} s), sent with node:http keep-alive; a fresh server per cell; lifecycle client: ` +
     `@arclight/client on ${process.version}`,
 );
+if (rows.some((row) => row.target.ceiling)) {
+  console.log(
+    'ceiling = no store: a bare node:http server with a fixed answer, sent the same requests per lifecycle ' +
+      '(encoded up front, node:http keep-alive); its ratio row is the most any Node server can reach here',
+  );
+}
 console.log('');
 console.log('lifecycles/s by span path and concurrency c; OTLP ingest in spans/s');
 console.log(formatTable(columns, rows, ratioRows));

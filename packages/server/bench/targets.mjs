@@ -42,6 +42,12 @@ export const TARGETS = {
   sqlite: { label: 'ours, SQLite file (child process)', start: () => startChild('sqlite') },
   'memory-inproc': { label: 'ours, in-memory (same process)', start: startInProcess },
   upstream: { label: 'upstream agl store (Python)', start: startUpstream, upstream: true },
+  // No store: node:http with a fixed answer, driven with our lifecycle's request pattern (runRoundTrips).
+  ceiling: {
+    label: 'ceiling: bare node:http, no store (child process)',
+    start: () => startChild('bare'),
+    ceiling: true,
+  },
   // A baseline build of ours (another checkout's server-child.mjs, see README): before/after in one run.
   'memory-base': {
     label: 'baseline, in-memory (child process)',

@@ -163,7 +163,7 @@ export async function runOtlpIngest(url, { senders, requests, batch, seconds, on
   const sender = async (last, deadline) => {
     while (state.next < last && performance.now() < deadline) {
       const body = bodies[state.next++];
-      const { status, answer } = await postProtobuf(endpoint, agent, body);
+      const { status, answer } = await post(endpoint, agent, body, 'application/x-protobuf');
       if (status !== 200) throw new Error(`POST /v1/traces → ${status}`);
       if (answer.length > 0) {
         const partial = ProtobufTraceSerializer.deserializeResponse(answer).partialSuccess;
@@ -198,15 +198,74 @@ export async function runOtlpIngest(url, { senders, requests, batch, seconds, on
   return { rate: completed / elapsed, completed, seconds: elapsed, notes, window };
 }
 
-/** POSTs one protobuf body; resolves with the status code and the response body. */
-function postProtobuf(endpoint, agent, body) {
+/**
+ * The transport's ceiling for a lifecycle (the `ceiling` target: a bare node:http server with a fixed answer):
+ * `concurrency` loops send a lifecycle's requests one after another — the runner-cycle JSON, then the spans (one
+ * protobuf body for 'otlp', 10 JSON bodies for 'rest'), all encoded up front — over node:http keep-alive, one
+ * socket each. Lifecycles/s here bound what any store behind a Node server can reach with this request pattern
+ * on this machine. Same result shape as runLifecycles.
+ */
+export async function runRoundTrips(url, { concurrency, lifecycles, seconds, spanPath }) {
+  const spans = makeSpans('ro-ceiling', 'at-ceiling', SPANS_PER_LIFECYCLE);
+  const cycle = {
+    body: Buffer.from(
+      JSON.stringify({
+        worker_id: 'bench-worker-0',
+        finish: { rollout_id: 'ro-ceiling', attempt_id: 'at-ceiling', status: 'succeeded' },
+      }),
+    ),
+    contentType: 'application/json',
+  };
+  const spanRequests =
+    spanPath === 'otlp'
+      ? [{ body: Buffer.from(encodeSpansAsOtlp(spans)), contentType: 'application/x-protobuf' }]
+      : spans.map((span) => ({
+          body: Buffer.from(JSON.stringify(span)),
+          contentType: 'application/json',
+        }));
+  const requests = [cycle, ...spanRequests];
+  const endpoint = new URL(`${url}/v1/agl/x-arclight/runner/cycle`);
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const state = { claimed: 0, completed: 0 };
+  const loop = async (total, deadline) => {
+    while (state.claimed < total && performance.now() < deadline) {
+      state.claimed++;
+      for (const { body, contentType } of requests) {
+        const { status } = await post(endpoint, agent, body, contentType);
+        if (status !== 200) throw new Error(`bare server answered ${status}`);
+      }
+      state.completed++;
+    }
+  };
+  const runAll = (total, deadline) =>
+    Promise.all(Array.from({ length: concurrency }, () => loop(total, deadline)));
+  await runAll(WARMUP_LIFECYCLES, Number.POSITIVE_INFINITY);
+  Object.assign(state, { claimed: 0, completed: 0 });
+  const window = { start: monotonicMicros() };
+  const t0 = performance.now();
+  await runAll(lifecycles, t0 + seconds * 1000);
+  const elapsed = (performance.now() - t0) / 1000;
+  window.end = monotonicMicros();
+  agent.destroy();
+  return {
+    rate: state.completed / elapsed,
+    completed: state.completed,
+    seconds: elapsed,
+    notes: [`${requests.length} requests per lifecycle (no store)`],
+    window,
+    requestsPerLifecycle: requests.length,
+  };
+}
+
+/** POSTs one body; resolves with the status code and the response body. */
+function post(endpoint, agent, body, contentType) {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       endpoint,
       {
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/x-protobuf', 'content-length': body.byteLength },
+        headers: { 'content-type': contentType, 'content-length': body.byteLength },
       },
       (res) => {
         const chunks = [];

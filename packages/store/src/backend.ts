@@ -64,6 +64,8 @@ export interface StoreBackend {
   getAttempt(rolloutId: string, attemptId: string): Attempt | undefined;
   /** The attempt with the highest sequence_id. */
   getLatestAttempt(rolloutId: string): Attempt | undefined;
+  /** The id of `getLatestAttempt`'s attempt, without reading the whole record. */
+  latestAttemptId(rolloutId: string): string | undefined;
   /** Latest attempt of each of the given rollouts (rollouts without attempts are absent). */
   latestAttempts(rolloutIds: string[]): Map<string, Attempt>;
   countAttempts(rolloutId: string): number;

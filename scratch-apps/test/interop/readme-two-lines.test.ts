@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
-import { createScratchApp, type ScratchApp, WORKSPACE } from '@arclight/test-fixtures/scratch';
+import { createScratchApp, type ScratchApp } from '@arclight/test-fixtures/scratch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlocks, shellLines } from './readme.js';
+import { installDependencies, readmeBlocks, shellLines } from './readme.js';
 
 // The root README's "Two lines in an existing agent", followed literally: its `npm install` line (the
 // @arclight packages from their npm-pack tarballs, the rest from the registry), its TypeScript as the app's
@@ -22,12 +22,7 @@ beforeAll(async () => {
       'README two-line section: expected an `npm install` line, a ts block and an export line',
     );
   }
-  const dependencies = Object.fromEntries(
-    install
-      .slice('npm install '.length)
-      .split(/\s+/)
-      .map((name) => [name, name.startsWith('@arclight/') ? WORKSPACE : 'latest']),
-  );
+  const dependencies = installDependencies(install);
   llm = await startFixtureLlm();
   app = await createScratchApp({
     name: 'readme-two-lines',

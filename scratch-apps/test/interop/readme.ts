@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { WORKSPACE } from '@arclight/test-fixtures/scratch';
 
 export interface CodeBlock {
   lang: string;
@@ -29,4 +30,14 @@ export function shellLines(blocks: CodeBlock[], prefix: string): string[] {
     .flatMap((b) => b.code.split('\n'))
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter((line) => line.startsWith(prefix));
+}
+
+/** The packages of an `npm install a b c` line as an app's dependencies: `@arclight/*` from their tarballs. */
+export function installDependencies(line: string): Record<string, string> {
+  return Object.fromEntries(
+    line
+      .slice('npm install '.length)
+      .split(/\s+/)
+      .map((name) => [name, name.startsWith('@arclight/') ? WORKSPACE : 'latest']),
+  );
 }

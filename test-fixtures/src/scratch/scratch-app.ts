@@ -17,7 +17,7 @@ export interface ScratchAppOptions extends PackOptions {
   files?: Record<string, string>;
   /** Further `package.json` fields (merged over `{ name, private, type: 'module', dependencies }`). */
   packageJson?: Record<string, unknown>;
-  /** Kill `npm install` after this long. Default 300 000 ms. */
+  /** Kill one `npm install` attempt after this long. Default 300 000 ms. */
   installTimeoutMs?: number;
 }
 
@@ -38,7 +38,7 @@ export interface RunOptions {
 /** An app in a temporary directory outside the repository, with its dependencies installed by npm. */
 export interface ScratchApp {
   readonly dir: string;
-  /** What `npm install` printed. */
+  /** What `npm install` printed: its warnings and errors (its per-request http log left out). */
   readonly installOutput: RunResult;
   /** Writes files into the app (path relative to the app → content). */
   write(files: Record<string, string>): Promise<void>;
@@ -51,24 +51,34 @@ export interface ScratchApp {
 }
 
 /**
+ * How a scratch install survives the registry proxy here, which in bursts refuses requests
+ * (SELF_SIGNED_CERT_IN_CHAIN) or leaves them hanging without an answer:
+ * - npm itself gives up on a request after {@link FETCH_TIMEOUT_MS} (its default is 5 minutes) and retries it;
+ * - the whole install is retried when it failed on the registry connection or hung, never for a real resolution
+ *   error, waiting 10, 20, 40 and 60 s between attempts (tarballs fetched by a failed attempt stay in npm's cache),
+ *   for at most {@link INSTALL_BUDGET_MS} in all, so a dead registry fails the test file with npm's log instead of
+ *   outrunning the hook timeout.
+ */
+const FETCH_TIMEOUT_MS = 30_000;
+const INSTALL_ATTEMPTS = 5;
+const RETRY_WAITS_MS = [10_000, 20_000, 40_000, 60_000];
+const INSTALL_BUDGET_MS = 780_000;
+// Connection failures (a proxy's certificate hiccup, resets, DNS, npm's own fetch timeout), ERESOLVE on a package
+// whose metadata never arrived ("Found: name@undefined"), which npm reports instead of the failed fetch, and the
+// harness's kill of a hung install.
+const TRANSIENT_REGISTRY_ERROR =
+  /SELF_SIGNED_CERT_IN_CHAIN|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|socket hang up|request-timeout|network timeout|Found: \S+@undefined|\[scratch harness: killed after/;
+// npm's per-request log (`--loglevel=http`): kept for the error message of a failed install, left out of
+// `installOutput`, which holds npm's warnings and errors.
+const HTTP_LOG_LINE = /^npm http /;
+
+/**
  * Creates an app in a fresh temporary directory — `package.json` with `dependencies`, plus `files` — and runs
  * `npm install` there, the way a user's project would install Arclight: `@arclight/*` packages come from the
  * repository's `npm pack` tarballs (every `@arclight/*` dependency, direct or transitive, is pinned to its tarball
  * with `overrides`), everything else from the registry through npm's cache (`--prefer-offline`). Throws with
  * npm's output when the install fails.
  */
-/**
- * npm install is retried only when the registry connection failed, never for a real resolution error: up to 5
- * attempts, waiting 10, 20, 40 and 60 s between them (the registry proxy here has refused tarballs with
- * SELF_SIGNED_CERT_IN_CHAIN in bursts of minutes; tarballs fetched by a failed attempt stay in npm's cache).
- */
-const INSTALL_ATTEMPTS = 5;
-const RETRY_WAITS_MS = [10_000, 20_000, 40_000, 60_000];
-// Connection failures (a proxy's certificate hiccup, resets, DNS), and ERESOLVE on a package whose metadata never
-// arrived ("Found: name@undefined"), which npm reports instead of the failed fetch.
-const TRANSIENT_REGISTRY_ERROR =
-  /SELF_SIGNED_CERT_IN_CHAIN|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|socket hang up|Found: \S+@undefined/;
-
 export async function createScratchApp(options: ScratchAppOptions): Promise<ScratchApp> {
   const packs = await packWorkspacePackages(options);
   const fileSpec = (name: string): string => {
@@ -99,24 +109,56 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   const app = scratchApp(dir);
   await app.write(options.files ?? {});
-  let installOutput: RunResult;
+  const deadline = Date.now() + INSTALL_BUDGET_MS;
+  const attempts: string[] = [];
+  let install: RunResult;
   for (let attempt = 1; ; attempt++) {
-    installOutput = await app.run(
+    const started = Date.now();
+    install = await app.run(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'],
-      { timeoutMs: options.installTimeoutMs ?? 300_000 },
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=http',
+        `--fetch-timeout=${FETCH_TIMEOUT_MS}`,
+        '--fetch-retries=4',
+      ],
+      {
+        timeoutMs: Math.min(
+          options.installTimeoutMs ?? 300_000,
+          Math.max(deadline - started, 1_000),
+        ),
+      },
     );
-    if (installOutput.code === 0 || attempt === INSTALL_ATTEMPTS) break;
-    if (!TRANSIENT_REGISTRY_ERROR.test(`${installOutput.stdout}\n${installOutput.stderr}`)) break;
-    await new Promise((resolve) => setTimeout(resolve, RETRY_WAITS_MS[attempt - 1]));
+    attempts.push(
+      `attempt ${attempt}: exit ${install.code} after ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+    if (install.code === 0 || attempt === INSTALL_ATTEMPTS) break;
+    if (!TRANSIENT_REGISTRY_ERROR.test(`${install.stdout}\n${install.stderr}`)) break;
+    const wait = RETRY_WAITS_MS[attempt - 1] ?? 0;
+    if (Date.now() + wait >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
-  if (installOutput.code !== 0) {
-    const output = `${installOutput.stdout}\n${installOutput.stderr}`;
+  if (install.code !== 0) {
+    const log = `${install.stdout}\n${install.stderr}`.trim().split('\n');
     await app.remove();
     throw new Error(
-      `npm install in scratch app '${options.name}' failed (exit ${installOutput.code}):\n${output}`,
+      `npm install in scratch app '${options.name}' failed (${attempts.join('; ')}); the last 60 lines of npm's log:\n` +
+        log.slice(-60).join('\n'),
     );
   }
+  const withoutHttpLog = (text: string): string =>
+    text
+      .split('\n')
+      .filter((line) => !HTTP_LOG_LINE.test(line))
+      .join('\n');
+  const installOutput = {
+    code: install.code,
+    stdout: withoutHttpLog(install.stdout),
+    stderr: withoutHttpLog(install.stderr),
+  };
   return Object.assign(app, { installOutput });
 }
 

@@ -11,7 +11,9 @@ import type {
 } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { safely } from '../safely.js';
+import { readProviderMetadata } from '../spans/model-call-outcome.js';
 import type { ModelCallSpan } from '../spans/model-call-span.js';
+import { receiveTokenIds, type TokenIds } from '../token-ids-report.js';
 import { modelCallOutcome } from './sdk-span-attributes.js';
 
 /**
@@ -19,12 +21,15 @@ import { modelCallOutcome } from './sdk-span-attributes.js';
  * It stands for a {@link ModelCallSpan} (same span context, so the provider call and anything nested in it
  * become children of the LLM-call span): the attributes the SDK sets are collected, and when the SDK ends the
  * span they are converted into the LLM-call layout (`gen_ai.prompt.N.*`, `gen_ai.completion.0.*`, usage,
- * token ids, `tool_call.<name>` children) by the same code as `ai` 7's integration.
+ * token ids, `tool_call.<name>` children) by the same code as `ai` 7's integration. Token ids the middleware
+ * reports straight to this span fill in when the SDK left the provider metadata out (`ai` 6 with
+ * `recordOutputs: false`).
  */
 export class SdkModelSpan implements Span {
   private readonly attributes: Attributes;
   private error: Error | undefined;
   private ended = false;
+  private reported: TokenIds | undefined;
 
   constructor(
     private readonly call: ModelCallSpan,
@@ -34,6 +39,9 @@ export class SdkModelSpan implements Span {
     readonly parentContext: Context,
   ) {
     this.attributes = { ...initial };
+    receiveTokenIds(this, (ids) => {
+      this.reported = ids;
+    });
   }
 
   spanContext(): SpanContext {
@@ -92,7 +100,11 @@ export class SdkModelSpan implements Span {
     this.ended = true;
     const outcome = safely(
       'model call outcome',
-      () => modelCallOutcome(this.attributes),
+      () => {
+        const read = modelCallOutcome(this.attributes);
+        readProviderMetadata(read, { arclight: this.reported });
+        return read;
+      },
       undefined,
     );
     this.call.end(

@@ -211,6 +211,11 @@ export class MemoryBackend implements StoreBackend {
     return attempt && copyAttempt(attempt);
   }
 
+  latestAttemptId(rolloutId: string): string | undefined {
+    this.ensureOpen();
+    return this.attempts.latest(rolloutId)?.attempt_id;
+  }
+
   latestAttempts(rolloutIds: string[]): Map<string, Attempt> {
     this.ensureOpen();
     const result = new Map<string, Attempt>();

@@ -180,6 +180,11 @@ export class SqliteBackend implements StoreBackend {
     return this.one<Attempt>(SQL.latestAttempt, rolloutId);
   }
 
+  latestAttemptId(rolloutId: string): string | undefined {
+    const row = this.db.prepare(SQL.latestAttemptId).get(rolloutId);
+    return row === undefined ? undefined : String(row.attempt_id);
+  }
+
   latestAttempts(rolloutIds: string[]): Map<string, Attempt> {
     const latest = new Map<string, Attempt>();
     if (rolloutIds.length === 0) return latest;
@@ -208,8 +213,10 @@ export class SqliteBackend implements StoreBackend {
     return this.db.transaction(() => {
       const json = spans.map((span) => JSON.stringify(span));
       // Rows go in multi-row INSERTs; if any span already exists (a retried export), those are undone and the
-      // batch goes row by row instead, which tells which spans were new.
-      const inserted = this.insertSpanRows(spans, json) ?? this.insertSpansOneByOne(spans, json);
+      // batch goes row by row instead, which tells which spans were new. One span goes row by row right away.
+      const inserted =
+        (spans.length > 1 ? this.insertSpanRows(spans, json) : undefined) ??
+        this.insertSpansOneByOne(spans, json);
       let count = 0;
       let bytes = 0;
       for (let i = 0; i < spans.length; i++) {
@@ -346,9 +353,11 @@ export class SqliteBackend implements StoreBackend {
   }
 
   private update<T>(table: Table<T>, record: T, what: string): void {
-    const { changes } = this.db
-      .prepare(table.updateSql)
-      .run(...table.updateParams(record, JSON.stringify(record)));
+    const params = table.updateParams(record, JSON.stringify(record));
+    let { changes } = this.db.prepare(table.updateSql).run(...params);
+    if (Number(changes) === 0 && table.updateAnySql !== undefined) {
+      ({ changes } = this.db.prepare(table.updateAnySql).run(...params));
+    }
     if (Number(changes) === 0) throw new NotFoundError(`${what} does not exist`);
   }
 

@@ -16,6 +16,8 @@ export const SQL = {
   attemptById: 'SELECT data FROM attempts WHERE rollout_id = ? AND attempt_id = ?',
   latestAttempt:
     'SELECT data FROM attempts WHERE rollout_id = ? ORDER BY sequence_id DESC, pk DESC LIMIT 1',
+  latestAttemptId:
+    'SELECT attempt_id FROM attempts WHERE rollout_id = ? ORDER BY sequence_id DESC, pk DESC LIMIT 1',
   latestAttempts: `SELECT rollout_id, data FROM attempts WHERE pk IN (
     SELECT (SELECT a.pk FROM attempts a WHERE a.rollout_id = j.value ORDER BY a.sequence_id DESC, a.pk DESC LIMIT 1)
     FROM json_each(?) j)`,

@@ -15,8 +15,13 @@ export interface Table<T> extends ColumnSet {
   /** `INSERT … VALUES (…), (…), …` for `rows` records (bind `values(record)` + JSON per record), then `suffix`. */
   insertSqlForRows(rows: number, suffix?: string): string;
   upsertSql: string;
-  /** `UPDATE … WHERE <key>`; bind with `updateParams`. */
+  /**
+   * `UPDATE … WHERE <key>`, bound with `updateParams`. A table with `stable` columns also requires them unchanged
+   * (`WHERE <key> AND <stable> = ?`) and leaves them, and the indexes over them, alone; when that matches no row,
+   * `updateAnySql` (bound with the same parameters) sets them too.
+   */
   updateSql: string;
+  updateAnySql: string | undefined;
   updateParams(record: T, json: string): SQLInputValue[];
 }
 
@@ -28,6 +33,11 @@ function table<T>(spec: {
   values(record: T): SQLInputValue[];
   /** Extra columns filled by an SQL expression (a constant of this module, never user input). */
   computed?: Readonly<Record<string, string>>;
+  /**
+   * Indexed columns that updates almost never change. SQLite rewrites an index entry whenever the UPDATE sets
+   * one of its columns, even to the same value: leaving these out of the common UPDATE spares a page write.
+   */
+  stable?: readonly string[];
 }): Table<T> {
   const computed = Object.entries(spec.computed ?? {});
   const names = [...spec.columns, ...computed.map(([name]) => name), 'data'];
@@ -42,19 +52,34 @@ function table<T>(spec: {
   const insertSql = insertSqlForRows(1);
   const updates = names.filter((n) => !spec.key.includes(n)).map((n) => `${n} = excluded.${n}`);
   const upsertSql = `${insertSql} ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
+  // UPDATE parameters, numbered: the changing columns, data, the key, the stable columns.
+  const stable = spec.stable ?? [];
   const keyIndexes = spec.key.map((k) => spec.columns.indexOf(k));
-  const otherIndexes = spec.columns.map((_, i) => i).filter((i) => !keyIndexes.includes(i));
+  const stableIndexes = stable.map((c) => spec.columns.indexOf(c));
+  const otherIndexes = spec.columns
+    .map((_, i) => i)
+    .filter((i) => !keyIndexes.includes(i) && !stableIndexes.includes(i));
+  let param = 0;
+  const assign = (i: number) => `${spec.columns[i]} = ?${++param}`;
   const assignments = [
-    ...otherIndexes.map((i) => `${spec.columns[i]} = ?`),
+    ...otherIndexes.map(assign),
     ...computed.map(([c, e]) => `${c} = (${e})`),
+    `data = ?${++param}`,
   ];
-  const updateSql = `UPDATE ${spec.table} SET ${[...assignments, 'data = ?'].join(', ')} WHERE ${spec.key.map((k) => `${k} = ?`).join(' AND ')}`;
+  const keyMatch = keyIndexes.map(assign);
+  const stableMatch = stableIndexes.map(assign);
+  const updateSql = `UPDATE ${spec.table} SET ${assignments.join(', ')} WHERE ${[...keyMatch, ...stableMatch].join(' AND ')}`;
+  const updateAnySql =
+    stable.length === 0
+      ? undefined
+      : `UPDATE ${spec.table} SET ${[...assignments, ...stableMatch].join(', ')} WHERE ${keyMatch.join(' AND ')}`;
   const updateParams = (record: T, json: string): SQLInputValue[] => {
     const values = spec.values(record);
     return [
       ...otherIndexes.map((i) => values[i] ?? null),
       json,
       ...keyIndexes.map((i) => values[i] ?? null),
+      ...stableIndexes.map((i) => values[i] ?? null),
     ];
   };
   const sortable: Record<string, SortKind> = {};
@@ -75,6 +100,7 @@ function table<T>(spec: {
     insertSqlForRows,
     upsertSql,
     updateSql,
+    updateAnySql,
     updateParams,
   };
 }
@@ -119,6 +145,8 @@ export const ATTEMPTS = table<Attempt>({
     'worker_id',
     'last_heartbeat_time',
   ],
+  // An attempt's sequence id is fixed when it is created (attempts_by_sequence).
+  stable: ['sequence_id'],
   sortable: SORTABLE_FIELDS.attempts,
   values: (a) => [
     a.rollout_id,

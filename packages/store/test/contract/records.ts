@@ -90,15 +90,28 @@ export const recordCases: ContractCases = (backend) => {
     b.insertAttempt(attempt('r1', 'a1', 1));
     b.insertAttempt(attempt('r2', 'b1', 1, { status: 'running' }));
     expect(b.getLatestAttempt('r1')?.attempt_id).toBe('a2');
+    expect(b.latestAttemptId('r1')).toBe('a2');
     b.insertAttempt(attempt('r1', 'a3', 3));
     expect(b.getLatestAttempt('r1')?.attempt_id).toBe('a3');
+    // Puts that keep the sequence id (every put the store makes) and puts that change it.
+    b.putAttempt(attempt('r1', 'a2', 2, { status: 'running' }));
+    expect(b.latestAttemptId('r1')).toBe('a3');
     b.putAttempt(attempt('r1', 'a3', 0));
     expect(b.getLatestAttempt('r1')?.attempt_id).toBe('a2');
+    expect(b.latestAttemptId('r1')).toBe('a2');
+    expect(b.getAttempt('r1', 'a2')?.status).toBe('running');
     b.putAttempt(attempt('r1', 'a1', 7, { status: 'failed', worker_id: 'w' }));
     expect(b.getLatestAttempt('r1')).toEqual(
       attempt('r1', 'a1', 7, { status: 'failed', worker_id: 'w' }),
     );
+    expect(b.latestAttemptId('r1')).toBe('a1');
+    expect(
+      b
+        .queryAttempts('r1', attemptQuery({ sort_by: 'sequence_id' }))
+        .items.map((a) => a.attempt_id),
+    ).toEqual(['a3', 'a2', 'a1']);
     expect(b.getLatestAttempt('missing')).toBeUndefined();
+    expect(b.latestAttemptId('missing')).toBeUndefined();
 
     const latest = b.latestAttempts(['r1', 'r2', 'missing', 'r1']);
     expect([...latest.keys()]).toEqual(['r1', 'r2']);
