@@ -32,7 +32,7 @@ function startsWith(prompt: ChatMessage[], messages: ChatMessage[]): boolean {
 }
 
 /** `a` plus the tools of `b` whose names `a` lacks. */
-function mergeTools(a: ChatTool[], b: ChatTool[]): ChatTool[] {
+export function mergeTools(a: ChatTool[], b: ChatTool[]): ChatTool[] {
   const names = new Set(a.map((t) => t.function.name));
   const added = b.filter((t) => !names.has(t.function.name));
   return added.length > 0 ? [...a, ...added] : a;

@@ -8,11 +8,9 @@ import type { ChatMessage, ChatTool, ChatToolCall } from './record.js';
  * parameters}`), as upstream's `TraceToMessages` does.
  */
 
-const MESSAGE_KEYS = ['role', 'content', 'name', 'tool_call_id', 'refusal'] as const;
-
 /** Multimodal content is recorded as a JSON string of parts; turn it back into the parts array. */
 function normalizeContent(content: unknown): unknown {
-  if (typeof content !== 'string' || !content.startsWith('[')) return content ?? null;
+  if (typeof content !== 'string' || content.charCodeAt(0) !== 0x5b /* [ */) return content ?? null;
   const parsed = parseJsonOr(content, null);
   const parts = Array.isArray(parsed) ? parsed : null;
   if (parts && parts.length > 0 && parts.every((p) => typeof field(p, 'type') === 'string')) {
@@ -45,23 +43,37 @@ export function normalizeMessage(raw: unknown, defaultRole?: string): ChatMessag
   if (!isObject(raw)) return null;
   const role = asString(raw.role) ?? defaultRole;
   if (!role) return null;
+  // Keys in this order: role, then content, name, tool_call_id, refusal when recorded (not null), then content
+  // (null or '') when it was not, then tool_calls. Each key is stored by name, not through a loop over key names:
+  // this runs for every message of every call's prompt (an agent's prompt repeats the whole conversation).
   const message: ChatMessage = { role };
-  for (const key of MESSAGE_KEYS) {
-    if (key === 'role' || raw[key] === undefined || raw[key] === null) continue;
-    (message as Record<string, unknown>)[key] =
-      key === 'content' ? normalizeContent(raw[key]) : raw[key];
+  const content = raw.content;
+  if (content !== undefined && content !== null) message.content = normalizeContent(content);
+  const name = raw.name;
+  if (name !== undefined && name !== null) message.name = name as string;
+  const toolCallId = raw.tool_call_id;
+  if (toolCallId !== undefined && toolCallId !== null) message.tool_call_id = toolCallId as string;
+  const refusal = raw.refusal;
+  if (refusal !== undefined && refusal !== null) message.refusal = refusal;
+  if (content === undefined || content === null) message.content = role === 'assistant' ? null : '';
+  const rawCalls = raw.tool_calls;
+  if (rawCalls !== undefined && rawCalls !== null) {
+    const calls = (asList(rawCalls) ?? [])
+      .map((call, i) => normalizeToolCall(call, i))
+      .filter((call): call is ChatToolCall => call !== null);
+    if (calls.length > 0) message.tool_calls = calls;
   }
-  if (!('content' in message)) message.content = role === 'assistant' ? null : '';
-  const calls = (asList(raw.tool_calls) ?? [])
-    .map((call, i) => normalizeToolCall(call, i))
-    .filter((call): call is ChatToolCall => call !== null);
-  if (calls.length > 0) message.tool_calls = calls;
   return message;
 }
 
 export function normalizeMessages(raw: unknown): ChatMessage[] {
   const list = asList(raw) ?? (isObject(raw) ? [raw] : []);
-  return list.map((m) => normalizeMessage(m)).filter((m): m is ChatMessage => m !== null);
+  const messages: ChatMessage[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const message = normalizeMessage(list[i]);
+    if (message !== null) messages.push(message);
+  }
+  return messages;
 }
 
 /** The first completion choice of a triplet's response: the assistant message and its finish reason. */
@@ -133,4 +145,11 @@ export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
     );
   }
   return messageKey(a) === messageKey(b);
+}
+
+/** Are the lists equal message by message (`sameMessage`)? */
+export function sameMessages(a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameMessage(a[i]!, b[i]!)) return false;
+  return true;
 }

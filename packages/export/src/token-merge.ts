@@ -47,9 +47,9 @@ function startRow(call: PreparedCall, extensible: boolean, withLogprobs = true):
   return {
     calls: [call],
     prompt_ids: call.prompt_ids!,
-    response_ids: extensible ? [...response] : response,
+    response_ids: extensible ? response.slice() : response,
     response_mask: new Array<number>(response.length).fill(1),
-    rollout_log_probs: logprobs && extensible ? [...logprobs] : logprobs,
+    rollout_log_probs: logprobs && extensible ? logprobs.slice() : logprobs,
   };
 }
 

@@ -1,3 +1,4 @@
+import { defaultRolloutConfig } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
 import type {
   ArtTrajectoryGroup,
@@ -8,7 +9,7 @@ import type {
   TrlPromptRow,
   TrlSftRow,
 } from '../src/index.js';
-import { EmptyExportError } from '../src/index.js';
+import { EmptyExportError, type ExportRecord } from '../src/index.js';
 import { recordOf } from './support/fixtures.js';
 import { exportJsonl } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
@@ -72,6 +73,48 @@ describe('preference formats (best vs worst rollout of a task)', () => {
       single_rollout_task: 1,
     });
     expect(summary.task_groups).toBe(2);
+  });
+
+  it('conversations with the same prompt pair in order; a pair with the same continuation is dropped', async () => {
+    const rollout = (id: string, replies: string[], reward: number): ExportRecord => ({
+      rollout: {
+        rollout_id: id,
+        input: { q: 1 },
+        start_time: 1,
+        end_time: 2,
+        mode: 'train',
+        resources_id: null,
+        status: 'succeeded',
+        config: defaultRolloutConfig(),
+        metadata: { task_id: 'task-same-prompt' },
+      },
+      attempt_id: `at-${id}`,
+      // Every call asks the same question afresh: one conversation per call, all with the same prompt.
+      triplets: replies.map((reply, i) => ({
+        prompt: {
+          raw_content: [
+            { role: 'system', content: 'S' },
+            { role: 'user', content: 'Q' },
+          ],
+        },
+        response: { raw_content: [{ role: 'assistant', content: reply }] },
+        reward: i === replies.length - 1 ? reward : null,
+        metadata: {},
+      })),
+    });
+    const input = [rollout('ro-best', ['A', 'B', 'D'], 1), rollout('ro-worst', ['C', 'B'], 0)];
+    const { rows } = await exportJsonl<TrlDpoRow>(input, { format: 'trl-dpo' });
+    // A takes C (the first), B takes B (the same reply: no pair), D finds none left.
+    expect(rows).toEqual([
+      {
+        prompt: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'Q' },
+        ],
+        chosen: [{ role: 'assistant', content: 'A' }],
+        rejected: [{ role: 'assistant', content: 'C' }],
+      },
+    ]);
   });
 
   it('ties and too-small margins produce no pair: an error naming the reason, no file', async () => {

@@ -1,8 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, PreparedCall } from '../src/index.js';
-import { conversationsOf, prepareRollout, taskIdOf } from '../src/index.js';
+import {
+  conversationsOf,
+  type ExportRecord,
+  prepareRollout,
+  taskIdOf,
+  writeExport,
+} from '../src/index.js';
 import { call } from './support/calls.js';
 import { recordOf, renderPrompt, replyIds, rolloutOf } from './support/fixtures.js';
+import { tempDir } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
 
 const fixture = (id: string) => SCENARIO.find((r) => r.rollout_id === id)!;
@@ -179,5 +188,110 @@ describe('taskIdOf', () => {
     expect(a).toMatch(/^task-[0-9a-f]{16}$/);
     expect(a).toBe(b);
     expect(taskIdOf({ ...base, input: { a: 2 } })).not.toBe(a);
+  });
+});
+
+describe('messages rebuilt from raw_content', () => {
+  it('rebuilds raw messages with their keys in a fixed order (role, content, name, tool_call_id, refusal, tool_calls)', () => {
+    const prepared = prepareRollout({
+      rollout: { ...rolloutOf(fixture('ro-r1')), rollout_id: 'ro-keys' },
+      attempt_id: 'at-keys',
+      triplets: [
+        {
+          prompt: {
+            raw_content: [
+              // Recorded keys in another order, null and absent fields, an escaped string.
+              {
+                refusal: 'no',
+                tool_call_id: 'c1',
+                name: 'n',
+                content: 'a "b"\u2028',
+                role: 'tool',
+              },
+              { role: 'user', content: null, name: null },
+              { content: 'no role: dropped' },
+              {
+                tool_calls: [
+                  { arguments: { x: 1 }, name: 'f' },
+                  { id: 'c9', function: { name: 'g' } },
+                ],
+                name: 'bot',
+                role: 'assistant',
+              },
+              { role: 'user', content: '[{"type":"text","text":"hi"}]' },
+              { role: 'user', content: '[not json' },
+            ],
+          },
+          response: { raw_content: [{ content: 'ok', finish_reason: 'stop' }] },
+          reward: null,
+          metadata: {},
+        },
+      ],
+    });
+    const [only] = prepared.calls;
+    expect(JSON.stringify(only!.prompt_messages)).toBe(
+      JSON.stringify([
+        { role: 'tool', content: 'a "b"\u2028', name: 'n', tool_call_id: 'c1', refusal: 'no' },
+        { role: 'user', content: '' },
+        {
+          role: 'assistant',
+          name: 'bot',
+          content: null,
+          tool_calls: [
+            { id: 'call_0', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+            { id: 'c9', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        { role: 'user', content: '[not json' },
+      ]),
+    );
+    expect(JSON.stringify(only!.response_message)).toBe('{"role":"assistant","content":"ok"}');
+  });
+
+  it('chat rows write each message with its keys in a fixed order (openai-sft, trl-sft: exact text)', async () => {
+    const record: ExportRecord = {
+      rollout: { ...rolloutOf(fixture('ro-r1')), rollout_id: 'ro-order' },
+      attempt_id: 'at-order',
+      triplets: [
+        {
+          prompt: {
+            raw_content: [
+              { content: 'u\n"1"', role: 'user', name: 'ann' },
+              {
+                tool_calls: [{ arguments: '{"q":"x"}', name: 'f', id: 'c1' }],
+                role: 'assistant',
+                content: null,
+              },
+              { tool_call_id: 'c1', content: 'r', role: 'tool' },
+            ],
+          },
+          response: {
+            raw_content: [{ role: 'assistant', content: 'done', finish_reason: 'stop' }],
+          },
+          reward: 1,
+          metadata: {},
+        },
+      ],
+    };
+    const lines = async (format: string): Promise<string> => {
+      const out = join(tempDir(), `${format}.jsonl`);
+      await writeExport([record], { format, out });
+      return readFileSync(out, 'utf8');
+    };
+    const prompt = (args: string) =>
+      '{"role":"user","content":"u\\n\\"1\\"","name":"ann"},' +
+      '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":' +
+      `{"name":"f","arguments":${args}}}]`;
+    expect(await lines('openai-sft')).toBe(
+      `{"messages":[${prompt('"{\\"q\\":\\"x\\"}"')},"weight":0},` +
+        '{"role":"tool","content":"r","tool_call_id":"c1"},' +
+        '{"role":"assistant","content":"done","weight":1}]}\n',
+    );
+    expect(await lines('trl-sft')).toBe(
+      `{"messages":[${prompt('{"q":"x"}')}},` +
+        '{"role":"tool","content":"r","tool_call_id":"c1"},' +
+        '{"role":"assistant","content":"done"}]}\n',
+    );
   });
 });

@@ -1,22 +1,24 @@
 import type { Conversation } from '../conversation.js';
 import { conversationsOf } from '../conversation.js';
 import { parseJsonOr } from '../json-shapes.js';
-import { messageKey } from '../messages.js';
 import type { PreparedCall, PreparedRollout } from '../prepared.js';
 import type { ChatMessage, ChatTool } from '../record.js';
 import type { SkipCounter } from './format.js';
 
 /** Chat-format helpers shared by the TRL, OpenAI and ART writers. */
 
-const OPENAI_KEYS = ['role', 'content', 'name', 'tool_calls', 'tool_call_id'] as const;
-
-/** OpenAI fine-tuning message: standard keys only, tool-call `arguments` as JSON strings. */
+/**
+ * OpenAI fine-tuning message: standard keys only (role, content, name, tool_calls, tool_call_id, in this order,
+ * when not undefined), tool-call `arguments` as JSON strings. Keys are stored by name (this runs for every
+ * message of every row).
+ */
 export function openaiMessage(message: ChatMessage): ChatMessage {
   const out: ChatMessage = { role: message.role };
-  for (const key of OPENAI_KEYS) {
-    if (key !== 'role' && message[key] !== undefined)
-      (out as Record<string, unknown>)[key] = message[key];
-  }
+  const { content, name, tool_calls, tool_call_id } = message;
+  if (content !== undefined) out.content = content;
+  if (name !== undefined) out.name = name;
+  if (tool_calls !== undefined) out.tool_calls = tool_calls;
+  if (tool_call_id !== undefined) out.tool_call_id = tool_call_id;
   return out;
 }
 
@@ -66,10 +68,6 @@ export function passesMinReward(
   skip.rollout('below_min_reward');
   return false;
 }
-
-/** Key of a conversation's prompt (the messages before its first generated reply). */
-export const promptKey = (conversation: Conversation): string =>
-  JSON.stringify(conversation.messages.slice(0, conversation.prompt_length).map(messageKey));
 
 /**
  * What a prompt-only (online RL) format keeps of a task: its first rollout, the first LLM call that has a

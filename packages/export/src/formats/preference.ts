@@ -1,8 +1,8 @@
 import type { Conversation } from '../conversation.js';
 import { conversationsOf } from '../conversation.js';
-import { messageKey } from '../messages.js';
+import { sameMessages } from '../messages.js';
 import type { PreparedRollout } from '../prepared.js';
-import { promptKey } from './chat.js';
+import type { ChatMessage } from '../record.js';
 import type { FormatOptions, SkipCounter } from './format.js';
 
 /** A chosen/rejected pair of conversations that share their prompt. */
@@ -13,8 +13,10 @@ export interface PreferencePair {
   rejected_rollout: PreparedRollout;
 }
 
-const continuationKey = (c: Conversation): string =>
-  JSON.stringify(c.messages.slice(c.prompt_length).map(messageKey));
+/** The messages before the conversation's first generated reply. */
+const promptOf = (c: Conversation): ChatMessage[] => c.messages.slice(0, c.prompt_length);
+/** The first generated reply and everything after it. */
+const continuationOf = (c: Conversation): ChatMessage[] => c.messages.slice(c.prompt_length);
 
 /**
  * DPO pairs of a task: its best rollout (highest reward; the first one on ties) against its worst (lowest).
@@ -42,17 +44,19 @@ export function preferencePairs(
   }
   skip.rollout('not_best_or_worst', group.length - 2);
 
-  const rejectedByPrompt = new Map<string, Conversation[]>();
-  for (const conversation of conversationsOf(worst.calls)) {
-    const key = promptKey(conversation);
-    rejectedByPrompt.set(key, [...(rejectedByPrompt.get(key) ?? []), conversation]);
-  }
+  // Each chosen conversation takes the first not yet taken rejected one with the same prompt (messages compared
+  // directly: a rollout has a few conversations, so a scan costs less than keys built from every message).
+  const rejectedConversations = conversationsOf(worst.calls);
+  const rejectedPrompts = rejectedConversations.map(promptOf);
+  const taken = rejectedConversations.map(() => false);
   const pairs: PreferencePair[] = [];
   for (const chosen of conversationsOf(best.calls)) {
-    const candidates = rejectedByPrompt.get(promptKey(chosen));
-    const rejected = candidates?.shift();
-    if (!rejected) continue;
-    if (continuationKey(chosen) === continuationKey(rejected)) continue;
+    const prompt = promptOf(chosen);
+    const i = rejectedPrompts.findIndex((p, j) => !taken[j] && sameMessages(p, prompt));
+    if (i < 0) continue;
+    taken[i] = true;
+    const rejected = rejectedConversations[i]!;
+    if (sameMessages(continuationOf(chosen), continuationOf(rejected))) continue;
     pairs.push({ chosen, rejected, chosen_rollout: best, rejected_rollout: worst });
   }
   if (pairs.length === 0) skip.rollout('no_pairable_conversations', 2);

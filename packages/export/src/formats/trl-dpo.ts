@@ -1,3 +1,4 @@
+import { mergeTools } from '../conversation.js';
 import type { ChatMessage, ChatTool } from '../record.js';
 import { toolsField, trlMessage } from './chat.js';
 import type { TaskFormat } from './format.js';
@@ -12,11 +13,6 @@ export interface TrlDpoRow {
   tools?: ChatTool[];
 }
 
-function mergeToolLists(a: ChatTool[], b: ChatTool[]): ChatTool[] {
-  const names = new Set(a.map((t) => t.function.name));
-  return [...a, ...b.filter((t) => !names.has(t.function.name))];
-}
-
 export const trlDpoFormat: TaskFormat<TrlDpoRow> = {
   name: 'trl-dpo',
   description: 'TRL DPO: {prompt, chosen, rejected, tools?}, best vs worst rollout of each task',
@@ -27,7 +23,7 @@ export const trlDpoFormat: TaskFormat<TrlDpoRow> = {
       prompt: chosen.messages.slice(0, chosen.prompt_length).map(trlMessage),
       chosen: chosen.messages.slice(chosen.prompt_length).map(trlMessage),
       rejected: rejected.messages.slice(rejected.prompt_length).map(trlMessage),
-      ...toolsField(mergeToolLists(chosen.tools, rejected.tools)),
+      ...toolsField(mergeTools(chosen.tools, rejected.tools)),
     }));
   },
 };
