@@ -20,8 +20,8 @@ export type ParquetCodec = 'ZSTD' | 'SNAPPY';
  * vocabulary about half of Snappy's output for the same CPU (bench/parquet-encoders.mjs).
  * Else hyparquet-writer's Snappy (JavaScript, on the main thread).
  */
-export const DEFAULT_CODEC: ParquetCodec =
-  typeof zlib.zstdCompressSync === 'function' ? 'ZSTD' : 'SNAPPY';
+export const ZSTD_AVAILABLE = typeof zlib.zstdCompressSync === 'function';
+export const DEFAULT_CODEC: ParquetCodec = ZSTD_AVAILABLE ? 'ZSTD' : 'SNAPPY';
 const ZSTD_OPTIONS = { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } };
 
 function compress(codec: ParquetCodec, body: Uint8Array): Uint8Array {
@@ -76,6 +76,12 @@ export class ColumnarParquetSink<Row extends Record<string, unknown>> implements
     this.rowGroupSize = options.rowGroupSize;
     this.metadata = options.metadata ?? {};
     this.codec = options.codec ?? DEFAULT_CODEC;
+    if (this.codec === 'ZSTD' && !ZSTD_AVAILABLE) {
+      throw new Error(
+        `Parquet codec ZSTD needs node:zlib's zstd (Node >= 22.15 or 23.8); this is Node ${process.version}: ` +
+          'use SNAPPY (the default here)',
+      );
+    }
     this.pageBytes = options.pageBytes ?? 1 << 20;
     this.buffers = columns.map((column) => {
       if (column.type === 'nested') {

@@ -1,0 +1,66 @@
+// `npm run test:node-floor`: the unit tests (no `test/interop/`) of every workspace on the oldest Node.js the
+// packages accept (`engines.node` of @arclight/core, e.g. ">=22.13" → 22.13.0), not on the Node 24 the other
+// scripts use: node:sqlite, node:zlib and friends grew between them (Node 22.13 has no
+// `DatabaseSync.isTransaction`, no numbered `?NNN` binding, no zstd). That Node comes from the npm registry's
+// `node` package, kept in node_modules/.cache/node-<version> (like the Node 24 the scripts use, inside the clone:
+// tests run it as an unprivileged user too, who cannot enter ~root/.cache). Needs built packages. Exits non-zero on
+// any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, globSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+const range = readJson(join(root, 'packages/core/package.json')).engines.node;
+const floor = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(range);
+if (!floor)
+  throw new Error(`test-node-floor: cannot read a ">=x.y" floor from engines.node "${range}"`);
+const version = `${floor[1]}.${floor[2]}.${floor[3] ?? 0}`;
+
+const prefix = join(root, 'node_modules/.cache', `node-${version}`);
+const node = join(prefix, 'node_modules/node/bin/node');
+if (!existsSync(node)) {
+  mkdirSync(prefix, { recursive: true });
+  const install = spawnSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node@${version}`],
+    { stdio: 'inherit' },
+  );
+  if (install.status !== 0 || !existsSync(node)) {
+    throw new Error(`test-node-floor: could not install node@${version} into ${prefix}`);
+  }
+}
+const actual = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+console.log(`test-node-floor: unit tests on ${actual} (engines.node "${range}")`);
+
+const vitest = join(root, 'node_modules/vitest/vitest.mjs');
+const dirs = readJson(join(root, 'package.json'))
+  .workspaces.flatMap((pattern) => globSync(pattern, { cwd: root }))
+  .filter((dir) => readJson(join(root, dir, 'package.json')).scripts?.test?.startsWith('vitest'))
+  .sort();
+const failed = [];
+for (const dir of dirs) {
+  const run = spawnSync(
+    node,
+    [vitest, 'run', '--exclude', '**/test/interop/**', '--passWithNoTests'],
+    { cwd: join(root, dir), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const output = `${run.stdout}${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+  const summary = /^\s*Tests\s+(.*)$/m.exec(output)?.[1] ?? 'no tests';
+  console.log(`  ${run.status === 0 ? 'ok  ' : 'FAIL'} ${dir}: ${summary}`);
+  if (run.status !== 0) {
+    failed.push(dir);
+    console.log(
+      output
+        .split('\n')
+        .filter((line) => /FAIL|Error|expected/.test(line))
+        .slice(0, 30)
+        .join('\n'),
+    );
+  }
+}
+if (failed.length > 0) {
+  console.error(`test-node-floor: failures on ${actual} in ${failed.join(', ')}`);
+  process.exit(1);
+}
