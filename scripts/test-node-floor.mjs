@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = join(import.meta.dirname, '..');
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -46,7 +47,7 @@ for (const dir of dirs) {
     [vitest, 'run', '--exclude', '**/test/interop/**', '--passWithNoTests'],
     { cwd: join(root, dir), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
-  const output = `${run.stdout}${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+  const output = stripVTControlCharacters(`${run.stdout}${run.stderr}`);
   const summary = /^\s*Tests\s+(.*)$/m.exec(output)?.[1] ?? 'no tests';
   console.log(`  ${run.status === 0 ? 'ok  ' : 'FAIL'} ${dir}: ${summary}`);
   if (run.status !== 0) {
