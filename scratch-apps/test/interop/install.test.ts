@@ -28,6 +28,16 @@ console.log(JSON.stringify({ imported: names.length, status: started.status }));
 await store.close();
 `;
 
+// A CommonJS app (or TypeScript compiled to CommonJS) loads the ESM packages with require(): Node >= 22.12.
+const REQUIRE_ALL = `
+const names = ${JSON.stringify(ARCLIGHT)};
+for (const name of names) require(name);
+const { InMemoryLightningStore } = require('@arclight/store');
+new InMemoryLightningStore()
+  .startRollout({ input: 'x' })
+  .then((started) => console.log(JSON.stringify({ required: names.length, status: started.status })));
+`;
+
 let app: ScratchApp;
 
 beforeAll(async () => {
@@ -38,7 +48,7 @@ beforeAll(async () => {
       openai: '^7.0.0',
       '@opentelemetry/api': '^1.9.0',
     },
-    files: { 'import-all.mjs': IMPORT_ALL },
+    files: { 'import-all.mjs': IMPORT_ALL, 'require-all.cjs': REQUIRE_ALL },
   });
 });
 
@@ -65,6 +75,13 @@ describe('installing the npm-packed packages into a fresh app', () => {
     const run = await app.node('import-all.mjs');
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ imported: ARCLIGHT.length, status: 'preparing' });
+  });
+
+  it('loads every package with require() from CommonJS and runs a store', async () => {
+    const run = await app.node('require-all.cjs');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/ERR_REQUIRE|ExperimentalWarning/);
+    expect(JSON.parse(run.stdout)).toEqual({ required: ARCLIGHT.length, status: 'preparing' });
   });
 
   it('links the arclight command', async () => {
