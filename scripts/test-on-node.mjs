@@ -1,10 +1,10 @@
-// `npm run test:node-floor`: the unit tests (no `test/interop/`) of every workspace on the oldest Node.js the
-// packages accept (`engines.node` of @arclight/core, e.g. ">=22.13" → 22.13.0), not on the Node 24 the other
-// scripts use: node:sqlite, node:zlib and friends grew between them (Node 22.13 has no
-// `DatabaseSync.isTransaction`, no numbered `?NNN` binding, no zstd). That Node comes from the npm registry's
-// `node` package, kept in node_modules/.cache/node-<version> (like the Node 24 the scripts use, inside the clone:
-// tests run it as an unprivileged user too, who cannot enter ~root/.cache). Needs built packages. Exits non-zero on
-// any failure.
+// `node scripts/test-on-node.mjs floor|latest` (`npm run test:node-floor`, `npm run test:node-latest`): the unit
+// tests (no `test/interop/`) of every workspace on another Node.js than the Node 24 the other scripts use —
+// `floor`, the oldest the packages accept (`engines.node` of @arclight/core, e.g. ">=22.13" → 22.13.0): node:sqlite,
+// node:zlib and friends grew since (22.13 has no `DatabaseSync.isTransaction`, no numbered `?NNN` binding, no
+// zstd); `latest`, the newest Node release on the npm registry. That Node comes from the registry's `node` package,
+// kept in node_modules/.cache/node-<version> (inside the clone like the Node 24 the scripts use: tests run it as an
+// unprivileged user too, who cannot enter ~root/.cache). Needs built packages. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,11 +13,23 @@ import { stripVTControlCharacters } from 'node:util';
 const root = join(import.meta.dirname, '..');
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 
+const which = process.argv[2] ?? 'floor';
 const range = readJson(join(root, 'packages/core/package.json')).engines.node;
-const floor = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(range);
-if (!floor)
-  throw new Error(`test-node-floor: cannot read a ">=x.y" floor from engines.node "${range}"`);
-const version = `${floor[1]}.${floor[2]}.${floor[3] ?? 0}`;
+let version;
+if (which === 'floor') {
+  const floor = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(range);
+  if (!floor)
+    throw new Error(`test-on-node: cannot read a ">=x.y" floor from engines.node "${range}"`);
+  version = `${floor[1]}.${floor[2]}.${floor[3] ?? 0}`;
+} else if (which === 'latest') {
+  const view = spawnSync('npm', ['view', 'node@latest', 'version'], { encoding: 'utf8' });
+  version = view.stdout.trim();
+  if (view.status !== 0 || !/^\d+\.\d+\.\d+$/.test(version)) {
+    throw new Error(`test-on-node: npm view node@latest failed: ${view.stderr}`);
+  }
+} else {
+  throw new Error(`test-on-node: expected floor or latest, got ${which}`);
+}
 
 const prefix = join(root, 'node_modules/.cache', `node-${version}`);
 const node = join(prefix, 'node_modules/node/bin/node');
@@ -29,11 +41,11 @@ if (!existsSync(node)) {
     { stdio: 'inherit' },
   );
   if (install.status !== 0 || !existsSync(node)) {
-    throw new Error(`test-node-floor: could not install node@${version} into ${prefix}`);
+    throw new Error(`test-on-node: could not install node@${version} into ${prefix}`);
   }
 }
 const actual = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-console.log(`test-node-floor: unit tests on ${actual} (engines.node "${range}")`);
+console.log(`test-on-node: unit tests on ${actual} (${which}; engines.node "${range}")`);
 
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const dirs = readJson(join(root, 'package.json'))
@@ -62,6 +74,6 @@ for (const dir of dirs) {
   }
 }
 if (failed.length > 0) {
-  console.error(`test-node-floor: failures on ${actual} in ${failed.join(', ')}`);
+  console.error(`test-on-node: failures on ${actual} in ${failed.join(', ')}`);
   process.exit(1);
 }
