@@ -1,4 +1,3 @@
-import { defaultRolloutConfig } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
 import type {
   ArtTrajectoryGroup,
@@ -10,7 +9,7 @@ import type {
   TrlSftRow,
 } from '../src/index.js';
 import { EmptyExportError, type ExportRecord } from '../src/index.js';
-import { recordOf } from './support/fixtures.js';
+import { recordOf, rolloutOf } from './support/fixtures.js';
 import { exportJsonl } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
 
@@ -77,17 +76,11 @@ describe('preference formats (best vs worst rollout of a task)', () => {
 
   it('conversations with the same prompt pair in order; a pair with the same continuation is dropped', async () => {
     const rollout = (id: string, replies: string[], reward: number): ExportRecord => ({
-      rollout: {
+      rollout: rolloutOf({
         rollout_id: id,
         input: { q: 1 },
-        start_time: 1,
-        end_time: 2,
-        mode: 'train',
-        resources_id: null,
-        status: 'succeeded',
-        config: defaultRolloutConfig(),
         metadata: { task_id: 'task-same-prompt' },
-      },
+      }),
       attempt_id: `at-${id}`,
       // Every call asks the same question afresh: one conversation per call, all with the same prompt.
       triplets: replies.map((reply, i) => ({

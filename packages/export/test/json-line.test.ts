@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Rollout, Triplet } from '@arclight/core';
-import { defaultRolloutConfig } from '@arclight/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ExportRecord,
@@ -11,7 +10,7 @@ import {
   prepareRollout,
   writeExport,
 } from '../src/index.js';
-import { recordOf } from './support/fixtures.js';
+import { recordOf, rolloutOf } from './support/fixtures.js';
 import { tempDir } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
 
@@ -185,17 +184,8 @@ describe('JsonLine (number lists, byte-identical to JSON.stringify)', () => {
   });
 });
 
-const rolloutOf = (id: string, task: string): Rollout => ({
-  rollout_id: id,
-  input: { task },
-  start_time: 1,
-  end_time: 2,
-  mode: 'train',
-  resources_id: null,
-  status: 'succeeded',
-  config: defaultRolloutConfig(),
-  metadata: { task_id: task },
-});
+const rolloutFor = (id: string, task: string): Rollout =>
+  rolloutOf({ rollout_id: id, input: { task }, metadata: { task_id: task } });
 
 /** Calls whose prompts extend each other, with ids and logprobs of every kind the writers may meet. */
 function edgeRecords(): ExportRecord[] {
@@ -231,7 +221,7 @@ function edgeRecords(): ExportRecord[] {
       prompt = [...prompt, ...reply, ...Array.from({ length: 3 }, () => element(next, 'ints'))];
     }
     records.push({
-      rollout: rolloutOf(`ro-${r}`, `task-${r >> 1}`),
+      rollout: rolloutFor(`ro-${r}`, `task-${r >> 1}`),
       attempt_id: r === 4 ? (undefined as unknown as null) : `at-${r}`,
       triplets,
     });

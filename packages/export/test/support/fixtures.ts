@@ -190,7 +190,8 @@ export function spansOf(fixture: FixtureRollout): Span[] {
   return spans;
 }
 
-export function rolloutOf(fixture: FixtureRollout): Rollout {
+/** The rollout record of a fixture (its calls are not needed). */
+export function rolloutOf(fixture: Omit<FixtureRollout, 'calls'>): Rollout {
   return {
     rollout_id: fixture.rollout_id,
     input: fixture.input,
