@@ -19,11 +19,6 @@ export interface ScratchAppOptions extends PackOptions {
   packageJson?: Record<string, unknown>;
   /** Kill one `npm install` attempt after this long. Default 300 000 ms. */
   installTimeoutMs?: number;
-  /**
-   * Who installs: `npm` (default) or `pnpm` (10.x, through `npx`: its strict, non-hoisted `node_modules` shows an
-   * import of an undeclared dependency; the `@arclight/*` pins go in `pnpm.overrides`).
-   */
-  packageManager?: 'npm' | 'pnpm';
 }
 
 export interface RunResult {
@@ -72,9 +67,7 @@ const INSTALL_BUDGET_MS = 780_000;
 // whose metadata never arrived ("Found: name@undefined"), which npm reports instead of the failed fetch, and the
 // harness's kill of a hung install.
 const TRANSIENT_REGISTRY_ERROR =
-  /SELF_SIGNED_CERT_IN_CHAIN|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|socket hang up|request-timeout|network timeout|ERR_PNPM_(META_)?FETCH|Found: \S+@undefined|\[scratch harness: killed after/;
-/** The pnpm that `packageManager: 'pnpm'` installs with. */
-const PNPM = 'pnpm@10';
+  /SELF_SIGNED_CERT_IN_CHAIN|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|socket hang up|request-timeout|network timeout|Found: \S+@undefined|\[scratch harness: killed after/;
 // npm's per-request log (`--loglevel=http`): kept for the error message of a failed install, left out of
 // `installOutput`, which holds npm's warnings and errors.
 const HTTP_LOG_LINE = /^npm http /;
@@ -102,7 +95,6 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
     dependencies[name] = spec === WORKSPACE ? fileSpec(name) : spec;
   }
   const overrides = Object.fromEntries(Object.keys(packs).map((name) => [name, fileSpec(name)]));
-  const pnpm = options.packageManager === 'pnpm';
 
   const dir = await mkdtemp(join(tmpdir(), `arclight-scratch-${options.name}-`));
   const pkg = {
@@ -111,38 +103,35 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
     private: true,
     type: 'module',
     dependencies,
-    ...(pnpm ? { pnpm: { overrides } } : { overrides }),
+    overrides,
     ...options.packageJson,
   };
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   const app = scratchApp(dir);
-  // pnpm reads npm's network settings from the project's .npmrc.
-  const npmrc: Record<string, string> = pnpm
-    ? { '.npmrc': `fetch-timeout=${FETCH_TIMEOUT_MS}\nfetch-retries=4\n` }
-    : {};
-  await app.write({ ...npmrc, ...options.files });
-  const [command, args]: [string, string[]] = pnpm
-    ? ['npx', ['-y', PNPM, 'install', '--reporter=append-only']]
-    : [
-        'npm',
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--prefer-offline',
-          '--loglevel=http',
-          `--fetch-timeout=${FETCH_TIMEOUT_MS}`,
-          '--fetch-retries=4',
-        ],
-      ];
+  await app.write(options.files ?? {});
   const deadline = Date.now() + INSTALL_BUDGET_MS;
   const attempts: string[] = [];
   let install: RunResult;
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
-    install = await app.run(command, args, {
-      timeoutMs: Math.min(options.installTimeoutMs ?? 300_000, Math.max(deadline - started, 1_000)),
-    });
+    install = await app.run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=http',
+        `--fetch-timeout=${FETCH_TIMEOUT_MS}`,
+        '--fetch-retries=4',
+      ],
+      {
+        timeoutMs: Math.min(
+          options.installTimeoutMs ?? 300_000,
+          Math.max(deadline - started, 1_000),
+        ),
+      },
+    );
     attempts.push(
       `attempt ${attempt}: exit ${install.code} after ${Math.round((Date.now() - started) / 1000)} s`,
     );
@@ -156,7 +145,7 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
     const log = `${install.stdout}\n${install.stderr}`.trim().split('\n');
     await app.remove();
     throw new Error(
-      `${pnpm ? PNPM : 'npm'} install in scratch app '${options.name}' failed (${attempts.join('; ')}); the last 60 lines of its log:\n` +
+      `npm install in scratch app '${options.name}' failed (${attempts.join('; ')}); the last 60 lines of npm's log:\n` +
         log.slice(-60).join('\n'),
     );
   }
