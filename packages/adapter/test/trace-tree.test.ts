@@ -108,6 +108,20 @@ describe('repairHierarchy', () => {
     expect(tree.findId('agent')!.children.map((c) => c.id)).toEqual(['call']);
   });
 
+  it('never moves a span under its own descendant (a parent that ended before its children)', () => {
+    // A trace root closed 1 ms after it started, its agent running on; a top-level LLM call inside the agent.
+    const tree = buildTraceTree(
+      makeSpans([
+        { id: 'trace', start: 0, end: 1 },
+        { id: 'agent', parent: 'trace', start: 0, end: 47 },
+        { id: 'call', start: 6, end: 39 },
+      ]),
+    );
+    repairHierarchy(tree);
+    const shape = (node: TraceTree): unknown => [node.id, node.children.map(shape)];
+    expect(shape(tree)).toEqual(['virtual-root', [['trace', [['agent', [['call', []]]]]]]]);
+  });
+
   it('fails like upstream when a time it must compare is missing', () => {
     const tree = buildTraceTree(
       makeSpans([

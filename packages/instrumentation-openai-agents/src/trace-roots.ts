@@ -14,6 +14,8 @@ interface TraceRoot extends OpenSpan {
   latestEnd: number;
   /** SDK spans of this trace started and not yet ended. */
   open: number;
+  /** The SDK ended the trace while spans of it were open: the root ends with the last of them. */
+  ending: boolean;
 }
 
 /**
@@ -21,7 +23,10 @@ interface TraceRoot extends OpenSpan {
  * succeeds (or a stream finishes): when `run()` throws, `onTraceEnd` never comes. So when a top-level span
  * of the trace ends with an error and nothing of the trace is still open, the root is ended there (status
  * ERROR) — else it would never be exported and would pin the rollout's records in memory. Such roots stay
- * known for a while, so that later spans of the same trace still nest under them.
+ * known for a while, so that later spans of the same trace still nest under them. And when the SDK ends a
+ * trace while spans of it are still open (`@openai/agents` 0.0.x does for streamed runs, at once), the root
+ * stays open until the last of them ends: a root ending before its children would let time-based hierarchy
+ * repair (the adapter's) mistake it for a child of its own agent.
  */
 export class TraceRoots {
   private readonly live: BoundedMap<string, TraceRoot>;
@@ -61,19 +66,22 @@ export class TraceRoots {
       startMillis: start,
       latestEnd: start,
       open: 0,
+      ending: false,
     });
   }
 
   end(sdkTrace: AgentsTraceLike): void {
     const traceId = asString(sdkTrace?.traceId);
     if (traceId === undefined) return;
-    const root = this.live.take(traceId);
+    const root = this.live.get(traceId);
     this.closedEarly.take(traceId);
     if (!root) return;
     const bag = newAttributeBag();
     writeTraceAttributes(bag, sdkTrace);
     root.otel.setAttributes(bag.attributes);
-    root.otel.end(millisToHrTime(Math.max(Date.now(), root.latestEnd)));
+    root.latestEnd = Math.max(Date.now(), root.latestEnd);
+    if (root.open > 0) root.ending = true;
+    else this.finish(traceId, root);
   }
 
   spanStarted(traceId: string): void {
@@ -87,10 +95,19 @@ export class TraceRoots {
     if (!root) return;
     root.open = Math.max(0, root.open - 1);
     root.latestEnd = Math.max(root.latestEnd, end);
-    if (topLevelError === undefined || root.open > 0) return;
+    if (root.open > 0) return;
+    if (root.ending) this.finish(traceId, root);
+    else if (topLevelError !== undefined) {
+      this.live.take(traceId);
+      this.closedEarly.set(traceId, root);
+      root.otel.setStatus({ code: SpanStatusCode.ERROR, message: topLevelError });
+      root.otel.end(millisToHrTime(root.latestEnd));
+    }
+  }
+
+  private finish(traceId: string, root: TraceRoot): void {
     this.live.take(traceId);
-    this.closedEarly.set(traceId, root);
-    root.otel.setStatus({ code: SpanStatusCode.ERROR, message: topLevelError });
+    if (root.ending) this.closedEarly.set(traceId, root);
     root.otel.end(millisToHrTime(root.latestEnd));
   }
 

@@ -1,9 +1,9 @@
 import { claimLlmCall } from '@arclight/instrumentation';
 import { context } from '@opentelemetry/api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LightningTracingProcessor } from '../src/index.js';
-import { ended, makeSpan, makeTrace } from './fakes.js';
-import { byName, only, TracerHarness } from './harness.js';
+import { ended, makeSpan, makeTrace, tick } from './fakes.js';
+import { byName, only, parentOf, TracerHarness } from './harness.js';
 
 const harness = new TracerHarness();
 afterAll(() => harness.shutdown());
@@ -149,6 +149,45 @@ describe('generation spans', () => {
     expect(call.attributes['gen_ai.completion.0.content']).toBe('plain');
     expect(call.attributes['gen_ai.usage.prompt_tokens']).toBe(4);
     expect(call.attributes['gen_ai.usage.total_tokens']).toBe(6);
+  });
+});
+
+describe('trace roots', () => {
+  it('outlive an SDK trace ended while its spans run (0.0.x streamed runs), and keep nesting them', async () => {
+    const processor = newProcessor();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(tick(0)));
+    try {
+      const { spans } = await harness.rollout(async () => {
+        const trace = makeTrace('t-early');
+        await processor.onTraceStart(trace);
+        const triage = makeSpan(
+          's-triage',
+          { type: 'agent', name: 'triage' },
+          { traceId: 't-early' },
+        );
+        await processor.onSpanStart(triage);
+        await processor.onTraceEnd(trace);
+        // at a handoff, 0.0.x starts the next agent (with no parent) before the first one ends
+        const reporter = makeSpan(
+          's-rep',
+          { type: 'agent', name: 'reporter' },
+          { traceId: 't-early' },
+        );
+        await processor.onSpanStart(reporter);
+        await processor.onSpanEnd(ended(triage));
+        await processor.onSpanEnd(ended(reporter));
+      });
+      const root = only(spans, 'openai_agents.trace');
+      const agents = byName(spans, 'openai_agents.agent');
+      expect(agents.map((agent) => parentOf(spans, agent)?.name)).toEqual([
+        'openai_agents.trace',
+        'openai_agents.trace',
+      ]);
+      expect(root.end_time).toBe(Math.max(...agents.map((agent) => agent.end_time!)));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -183,7 +183,8 @@ function virtualParent(nodeId: string, children: TraceTree[]): Span {
  * most tightly encloses it in time — the node `n` (anywhere in the current tree, other than the node being
  * moved and the root) with `n.start <= child.start`, `n.end >= child.end` and the smallest positive
  * `(n.end - child.end) + (child.start - n.start)`; the first such node in depth-first order wins ties.
- * This puts LLM spans that frameworks emit at top level back under the agent that made them.
+ * This puts LLM spans that frameworks emit at top level back under the agent that made them. Unlike upstream,
+ * a child is never moved under one of its own descendants (which would drop that subtree from the tree).
  */
 export function repairHierarchy(tree: TraceTree): void {
   let root = tree;
@@ -192,8 +193,11 @@ export function repairHierarchy(tree: TraceTree): void {
     if (root.children.length === 1) break;
     let closest: TraceTree | undefined;
     let closestDelta = Number.POSITIVE_INFINITY;
+    // Not under its own descendants (upstream would: a span that ended before its children — e.g. a trace
+    // root the SDK closes early — would then hang under its own child, cut off from the tree with them).
+    const own = new Set(node.traverse());
     for (const candidate of root.traverse()) {
-      if (candidate.id === node.id || candidate === root) continue;
+      if (own.has(candidate) || candidate === root) continue;
       const what = () => `start/end time of span '${candidate.id}' or '${node.id}'`;
       if (
         lessOrEqual(candidate.startTime, node.startTime, what) &&
