@@ -33,6 +33,7 @@ function startsWith(prompt: ChatMessage[], messages: ChatMessage[]): boolean {
 
 /** `a` plus the tools of `b` whose names `a` lacks. */
 export function mergeTools(a: ChatTool[], b: ChatTool[]): ChatTool[] {
+  if (b.length === 0 || a === b) return a; // the common cases: no tools, or the same list
   const names = new Set(a.map((t) => t.function.name));
   const added = b.filter((t) => !names.has(t.function.name));
   return added.length > 0 ? [...a, ...added] : a;

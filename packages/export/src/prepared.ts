@@ -1,5 +1,5 @@
 import type { RolloutMode, Triplet } from '@arclight/core';
-import { asIntList, asString, field } from './json-shapes.js';
+import { asIntList, asString, field, startsWithPair } from './json-shapes.js';
 import { completionOf, normalizeMessages, toolsOf } from './messages.js';
 import type { CallMessages, ChatMessage, ChatTool, ExportRecord } from './record.js';
 import { finalReward } from './reward.js';
@@ -107,14 +107,14 @@ function chatOf(triplet: Triplet, callMessages: CallMessages | null | undefined)
 }
 
 /**
- * Names and rewards are read up front; token ids, logprobs and messages on first use, once: chat formats never
- * read the ids or logprobs, token formats never read the messages, and each extraction walks every token or
- * message.
+ * The rollout's reward is read up front; each call's names, reward, token ids, logprobs and messages on first
+ * use, once: chat formats never read the ids or logprobs, token formats never read the messages, and each
+ * extraction walks every token or message.
  */
 class LazyPreparedCall implements PreparedCall {
-  readonly agent_name: string | null;
-  readonly response_id: string | null;
-  readonly call_reward: number | null;
+  #callReward: number | null | undefined;
+  #agentName: string | null | undefined;
+  #responseId: string | null | undefined;
   #promptIds: number[] | null | undefined;
   #responseIds: number[] | null | undefined;
   #logprobs: { values: number[] | null; entries: unknown[] | null } | undefined;
@@ -127,9 +127,28 @@ class LazyPreparedCall implements PreparedCall {
     callMessages: CallMessages | null | undefined,
   ) {
     this.#callMessages = callMessages;
-    this.agent_name = asString(triplet.metadata.agent_name);
-    this.response_id = asString(triplet.metadata.response_id);
-    this.call_reward = typeof triplet.reward === 'number' ? triplet.reward : null;
+  }
+
+  // Read on first use: the pair formats prepare every rollout of a task but read only two, only `triplets` reads
+  // the call's own reward, and the first read of a triplet or its metadata is usually a cache miss.
+  get call_reward(): number | null {
+    if (this.#callReward === undefined) {
+      const reward = this.triplet.reward;
+      this.#callReward = typeof reward === 'number' ? reward : null;
+    }
+    return this.#callReward;
+  }
+
+  get agent_name(): string | null {
+    if (this.#agentName === undefined) this.#agentName = asString(this.triplet.metadata.agent_name);
+    return this.#agentName;
+  }
+
+  get response_id(): string | null {
+    if (this.#responseId === undefined) {
+      this.#responseId = asString(this.triplet.metadata.response_id);
+    }
+    return this.#responseId;
   }
 
   get prompt_ids(): number[] | null {
@@ -144,6 +163,18 @@ class LazyPreparedCall implements PreparedCall {
       this.#responseIds = nonEmpty(asIntList(field(this.triplet.response, 'token_ids')));
     }
     return this.#responseIds;
+  }
+
+  /** See `promptExtends`. */
+  promptExtends(prefix: readonly number[], rest: readonly number[]): boolean {
+    if (this.#promptIds !== undefined) {
+      return this.#promptIds !== null && startsWithPair(this.#promptIds, prefix, rest);
+    }
+    const raw = field(this.triplet.prompt, 'token_ids');
+    if (!Array.isArray(raw) || !startsWithPair(raw, prefix, rest)) return false; // validated later, if read
+    // The compared ids equal checked integers: only the ids after them need checking. Not empty: `prefix` is not.
+    this.#promptIds = asIntList(raw, prefix.length + rest.length);
+    return this.#promptIds !== null;
   }
 
   private get extractedLogprobs(): { values: number[] | null; entries: unknown[] | null } {
@@ -179,6 +210,21 @@ class LazyPreparedCall implements PreparedCall {
   get tools(): ChatTool[] {
     return this.chat.tools;
   }
+}
+
+/**
+ * For the prefix merge: do the call's prompt ids start with `prefix` then `rest` (both checked id lists)? A
+ * prepared call whose ids were not read yet checks only the ids after them (the others equal checked ids), and
+ * keeps the result as its `prompt_ids`: the merge compares every id of a call's prompt with the row so far, and
+ * checking them all again first doubled that walk. False also when the prompt has no valid ids.
+ */
+export function promptExtends(
+  call: PreparedCall,
+  prefix: readonly number[],
+  rest: readonly number[],
+): boolean {
+  if (call instanceof LazyPreparedCall) return call.promptExtends(prefix, rest);
+  return call.prompt_ids !== null && startsWithPair(call.prompt_ids, prefix, rest);
 }
 
 export interface PrepareOptions {

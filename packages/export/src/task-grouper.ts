@@ -6,6 +6,9 @@
  */
 export class TaskGrouper<T> {
   private readonly open = new Map<string, T[]>();
+  /** The most recently extended group (the last in `open`'s order) and its key. */
+  private lastKey: string | undefined;
+  private lastGroup: T[] = [];
 
   constructor(private readonly maxOpen: number) {
     if (!Number.isInteger(maxOpen) || maxOpen < 1) {
@@ -15,20 +18,30 @@ export class TaskGrouper<T> {
 
   /** Adds an item; returns the groups flushed to make room (oldest first). */
   add(key: string, item: T): T[][] {
+    if (key === this.lastKey) {
+      // Records grouped by task extend the newest group: already last in the order, nothing to move.
+      this.lastGroup.push(item);
+      return [];
+    }
     const group = this.open.get(key);
     if (group) {
       group.push(item);
       this.open.delete(key);
       this.open.set(key, group);
+      this.lastKey = key;
+      this.lastGroup = group;
       return [];
     }
     const flushed: T[][] = [];
     while (this.open.size >= this.maxOpen) {
-      const [oldest, items] = this.open.entries().next().value as [string, T[]];
+      const oldest = this.open.keys().next().value as string;
+      flushed.push(this.open.get(oldest)!);
       this.open.delete(oldest);
-      flushed.push(items);
     }
-    this.open.set(key, [item]);
+    const created = [item];
+    this.open.set(key, created);
+    this.lastKey = key;
+    this.lastGroup = created;
     return flushed;
   }
 
@@ -36,6 +49,8 @@ export class TaskGrouper<T> {
   drain(): T[][] {
     const groups = [...this.open.values()];
     this.open.clear();
+    this.lastKey = undefined;
+    this.lastGroup = [];
     return groups;
   }
 }

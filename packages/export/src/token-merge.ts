@@ -1,5 +1,6 @@
+import { startsWithPair } from './json-shapes.js';
 import { sameMessage } from './messages.js';
-import type { PreparedCall } from './prepared.js';
+import { type PreparedCall, promptExtends } from './prepared.js';
 
 /**
  * Trajectory-level aggregation (agent-lightning's `trace_aggregator.level: trajectory`, ART's append-only merge,
@@ -21,61 +22,69 @@ export interface TokenRow {
   rollout_log_probs: number[] | null;
 }
 
-/** Does `ids` start with `prefix` followed by `rest`? */
-function startsWithPair(
-  ids: readonly number[],
-  prefix: readonly number[],
-  rest: readonly number[],
-) {
-  if (ids.length < prefix.length + rest.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (ids[i] !== prefix[i]) return false;
-  const offset = prefix.length;
-  for (let i = 0; i < rest.length; i++) if (ids[offset + i] !== rest[i]) return false;
-  return true;
-}
-
 const hasIds = (call: PreparedCall): boolean =>
   call.prompt_ids !== null && call.response_ids !== null;
 
-/**
- * A row of one call; `extensible` copies the lists `extendRow` appends to (else the row shares the call's).
- * Without `withLogprobs` the row's `rollout_log_probs` is null and the calls' logprobs are never extracted.
- */
-function startRow(call: PreparedCall, extensible: boolean, withLogprobs = true): TokenRow {
+/** A packed list of zeros, grown on demand; rows take `slice`s of it (a native copy, packed like the ids). */
+let zeros: number[] = [];
+export function zerosOf(n: number): number[] {
+  if (zeros.length < n) {
+    const grown: number[] = []; // pushed, not `new Array(n)`: that one stays holey after `fill`
+    for (let i = Math.max(n, 2 * zeros.length, 1024); i > 0; i--) grown.push(0);
+    zeros = grown;
+  }
+  return zeros.slice(0, n);
+}
+
+/** A row of one call: shares the call's lists (nothing is appended to them later). */
+function callRow(call: PreparedCall, withLogprobs: boolean): TokenRow {
   const response = call.response_ids!;
-  const logprobs = withLogprobs ? call.logprobs : null;
   return {
     calls: [call],
     prompt_ids: call.prompt_ids!,
-    response_ids: extensible ? response.slice() : response,
-    response_mask: new Array<number>(response.length).fill(1),
-    rollout_log_probs: logprobs && extensible ? logprobs.slice() : logprobs,
+    response_ids: response,
+    response_mask: zerosOf(response.length).fill(1),
+    rollout_log_probs: withLogprobs ? call.logprobs : null,
   };
 }
 
-function extendRow(row: TokenRow, call: PreparedCall): void {
-  const prompt = call.prompt_ids!;
-  const observed = prompt.length - row.prompt_ids.length - row.response_ids.length;
-  for (let i = prompt.length - observed; i < prompt.length; i++) {
-    row.response_ids.push(prompt[i]!);
-    row.response_mask.push(0);
+/**
+ * The row of a prefix-merged run of calls (each call's prompt starts with the previous call's prompt + response,
+ * checked by `mergedRuns`). The row so far is always the last merged call's prompt + response, so the row's
+ * `response_ids` are the last call's prompt after the first prompt, then its response: two native copies instead
+ * of one push per id. The mask and logprobs are laid out by segments (each call's observation tokens, then its
+ * response).
+ */
+export function mergedRow(calls: PreparedCall[], withLogprobs: boolean): TokenRow {
+  if (calls.length === 1) return callRow(calls[0]!, withLogprobs);
+  const first = calls[0]!;
+  const last = calls[calls.length - 1]!;
+  const promptLength = first.prompt_ids!.length;
+  const response_ids = last.prompt_ids!.slice(promptLength).concat(last.response_ids!);
+  const response_mask = zerosOf(response_ids.length);
+  let logprobs: number[][] | null = withLogprobs ? [] : null;
+  let end = 0; // where the previous call's response ends in the row's response lists
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    const start = call.prompt_ids!.length - promptLength; // its response starts here
+    const length = call.response_ids!.length;
+    response_mask.fill(1, start, start + length);
+    if (logprobs) {
+      const values = call.logprobs;
+      if (values) {
+        if (start > end) logprobs.push(zerosOf(start - end));
+        logprobs.push(values);
+      } else logprobs = null;
+    }
+    end = start + length;
   }
-  for (const id of call.response_ids!) {
-    row.response_ids.push(id);
-    row.response_mask.push(1);
-  }
-  if (row.rollout_log_probs && call.logprobs) {
-    for (let i = 0; i < observed; i++) row.rollout_log_probs.push(0);
-    for (const lp of call.logprobs) row.rollout_log_probs.push(lp);
-  } else {
-    row.rollout_log_probs = null;
-  }
-  row.calls.push(call);
+  const rollout_log_probs = logprobs ? ([] as number[]).concat(...logprobs) : null;
+  return { calls, prompt_ids: first.prompt_ids!, response_ids, response_mask, rollout_log_probs };
 }
 
 /** One row per call that has token ids (verl's transition level). */
 export const transitionRows = (calls: readonly PreparedCall[]): TokenRow[] =>
-  calls.filter(hasIds).map((call) => startRow(call, false));
+  calls.filter(hasIds).map((call) => callRow(call, true));
 
 /**
  * Why a call's prompt did not extend the row before it (the Token-In-Token-Out invariant broke):
@@ -144,26 +153,45 @@ export function trajectoryRows(
   onBreak?: (prefixBreak: PrefixBreak) => void,
   withLogprobs = true,
 ): TokenRow[] {
-  const rows: TokenRow[] = [];
-  let current: TokenRow | null = null;
+  return mergedRuns(calls, onBreak).map((run) => mergedRow(run, withLogprobs));
+}
+
+/**
+ * The calls of each prefix-merged row, in order (see `trajectoryRows`): a call joins the run before it when its
+ * prompt ids start with the previous call's prompt + response ids (the row so far).
+ */
+export function mergedRuns(
+  calls: readonly PreparedCall[],
+  onBreak?: (prefixBreak: PrefixBreak) => void,
+): PreparedCall[][] {
+  const runs: PreparedCall[][] = [];
+  let run: PreparedCall[] | null = null;
+  let previous: PreparedCall | null = null;
   for (const call of calls) {
-    if (!hasIds(call)) {
-      current = null;
+    if (
+      previous &&
+      call.response_ids !== null &&
+      promptExtends(call, previous.prompt_ids!, previous.response_ids!)
+    ) {
+      run!.push(call);
+      previous = call;
       continue;
     }
-    if (current && startsWithPair(call.prompt_ids!, current.prompt_ids, current.response_ids)) {
-      extendRow(current, call);
-    } else {
-      if (current && onBreak) {
-        onBreak({
-          turn_index: call.turn_index,
-          position: firstDifference(call.prompt_ids!, current.prompt_ids, current.response_ids),
-          reason: breakReason(current.calls.at(-1)!, call),
-        });
-      }
-      current = startRow(call, true, withLogprobs);
-      rows.push(current);
+    if (!hasIds(call)) {
+      run = null;
+      previous = null;
+      continue;
     }
+    if (run && onBreak) {
+      onBreak({
+        turn_index: call.turn_index,
+        position: firstDifference(call.prompt_ids!, previous!.prompt_ids!, previous!.response_ids!),
+        reason: breakReason(previous!, call),
+      });
+    }
+    run = [call];
+    runs.push(run);
+    previous = call;
   }
-  return rows;
+  return runs;
 }

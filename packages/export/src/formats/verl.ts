@@ -1,7 +1,13 @@
-import type { PreparedRollout } from '../prepared.js';
+import type { PreparedCall, PreparedRollout } from '../prepared.js';
 import type { JsonLine } from '../sinks/json-line.js';
 import type { ParquetColumn } from '../sinks/parquet-sink.js';
-import { type PrefixBreak, type TokenRow, trajectoryRows, transitionRows } from '../token-merge.js';
+import {
+  mergedRow,
+  mergedRuns,
+  type PrefixBreak,
+  type TokenRow,
+  transitionRows,
+} from '../token-merge.js';
 import type { RolloutFormat, SkipCounter } from './format.js';
 
 /**
@@ -60,25 +66,33 @@ export function tokenRowsOf(
   skip: SkipCounter,
   withLogprobs = true,
 ): TokenRow[] {
-  const missing = rollout.calls.filter((c) => c.prompt_ids === null || c.response_ids === null);
-  if (missing.length > 0) skip.triplet('no_token_ids', missing.length);
   if (level === 'transition') {
+    countMissingIds(rollout, skip);
     const rows = transitionRows(rollout.calls);
     if (rows.length === 0) skip.rollout('no_token_ids');
     return rows;
   }
+  return mergedRunsOf(rollout, skip).map((run) => mergedRow(run, withLogprobs));
+}
+
+function countMissingIds(rollout: PreparedRollout, skip: SkipCounter): void {
+  let missing = 0;
+  for (const c of rollout.calls) if (c.prompt_ids === null || c.response_ids === null) missing++;
+  if (missing > 0) skip.triplet('no_token_ids', missing);
+}
+
+/** The calls of each prefix-merged row of a rollout (see `mergedRuns`), counted as `tokenRowsOf` counts them. */
+export function mergedRunsOf(rollout: PreparedRollout, skip: SkipCounter): PreparedCall[][] {
   const breaks: PrefixBreak[] = [];
-  const rows = trajectoryRows(rollout.calls, (b) => breaks.push(b), withLogprobs);
-  if (rows.length === 0) skip.rollout('no_token_ids');
+  const runs = mergedRuns(rollout.calls, (b) => breaks.push(b));
+  countMissingIds(rollout, skip); // after the merge, which checks the ids it does not compare (see `promptExtends`)
+  if (runs.length === 0) skip.rollout('no_token_ids');
   else {
-    skip.merge?.({
-      rollout_id: rollout.rollout_id,
-      calls: rows.reduce((n, r) => n + r.calls.length, 0),
-      rows: rows.length,
-      breaks,
-    });
+    let calls = 0;
+    for (const run of runs) calls += run.length;
+    skip.merge?.({ rollout_id: rollout.rollout_id, calls, rows: runs.length, breaks });
   }
-  return rows;
+  return runs;
 }
 
 function verlRows(

@@ -22,13 +22,19 @@ export class JsonlSink<Row> implements RowSink<Row>, LineBuffer {
   private readonly file: OutputFile;
   private fd: number | null;
   private error: Error | null = null;
-  bytes = Buffer.allocUnsafe(CHUNK_BYTES);
+  bytes: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   used = 0;
   /** Where the line being written starts in `bytes`. */
   private lineStart = 0;
   /** Offset of the next chunk in the file. */
   private position = 0;
   private readonly pending: Promise<void>[] = [];
+  /**
+   * Written chunks, reused for the next ones: a fresh 1 MiB buffer is fresh memory from the system, and
+   * touching its pages for the first time cost more than encoding into them (measured 0.2–0.8 µs per 857-byte
+   * line against 0.04–0.15 µs into a reused chunk). At most `IN_FLIGHT + 1` are kept.
+   */
+  private readonly spare: Buffer[] = [];
   private readonly json = new JsonLine(this);
 
   constructor(
@@ -61,16 +67,24 @@ export class JsonlSink<Row> implements RowSink<Row>, LineBuffer {
   reserve(n: number): void {
     if (this.used + n <= this.bytes.length) return;
     const open = this.bytes.subarray(this.lineStart, this.used);
-    const next = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, open.length + n));
+    const size = open.length + n;
+    const next =
+      size <= CHUNK_BYTES && this.spare.length > 0
+        ? this.spare.pop()!
+        : Buffer.allocUnsafe(Math.max(CHUNK_BYTES, size));
     next.set(open, 0);
-    if (this.lineStart > 0) this.submit(this.bytes.subarray(0, this.lineStart));
+    if (this.lineStart > 0) this.submit(this.bytes, this.lineStart);
     this.bytes = next;
     this.used = open.length;
     this.lineStart = 0;
   }
 
-  /** Starts writing `bytes` at the end of the file (on the thread pool); `write` waits for it later. */
-  private submit(bytes: Buffer): void {
+  /**
+   * Starts writing the first `length` bytes of `chunk` at the end of the file (on the thread pool); `write` waits
+   * for it later. The chunk is reused once written.
+   */
+  private submit(chunk: Buffer, length: number): void {
+    const bytes = chunk.subarray(0, length);
     const fd = this.fd;
     if (fd === null) throw new Error('JsonlSink: write after close');
     const position = this.position;
@@ -83,7 +97,12 @@ export class JsonlSink<Row> implements RowSink<Row>, LineBuffer {
               this.error ??= error;
               resolve();
             } else if (offset + written < bytes.length) writeFrom(offset + written);
-            else resolve();
+            else {
+              if (chunk.length === CHUNK_BYTES && this.spare.length <= IN_FLIGHT) {
+                this.spare.push(chunk);
+              }
+              resolve();
+            }
           });
         };
         writeFrom(0);
@@ -103,7 +122,7 @@ export class JsonlSink<Row> implements RowSink<Row>, LineBuffer {
   }
 
   async close(): Promise<void> {
-    if (this.used > 0) this.submit(this.bytes.subarray(0, this.used));
+    if (this.used > 0) this.submit(this.bytes, this.used);
     this.used = 0;
     this.lineStart = 0;
     await this.settle();
