@@ -1,4 +1,3 @@
-import { startsWithPair } from './json-shapes.js';
 import { sameMessage } from './messages.js';
 import { type PreparedCall, promptExtends } from './prepared.js';
 
