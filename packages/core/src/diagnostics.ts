@@ -16,6 +16,8 @@ export const WarningCodes = Object.freeze({
   NO_TOOL_DEFINITIONS: 'ARCLIGHT_NO_TOOL_DEFINITIONS',
   /** Spans recorded outside any rollout (no rollout/attempt in the trace context). */
   SPANS_OUTSIDE_ROLLOUT: 'ARCLIGHT_SPANS_OUTSIDE_ROLLOUT',
+  /** A rollout sent requests to an LLM API but recorded no LLM-call span: its client is not instrumented. */
+  UNTRACED_LLM_REQUESTS: 'ARCLIGHT_UNTRACED_LLM_REQUESTS',
 } as const);
 
 /** The name `process.emitWarning` shows before the message. */

@@ -34,10 +34,19 @@ describe('ids', () => {
     },
   );
 
-  it('uses every hex digit in every position over many draws', () => {
-    const ids = many(generateRolloutId, 2000);
+  it('uses every hex digit in every random position over many draws', () => {
+    const resources = many(generateResourcesId, 2000);
+    const rollouts = many(generateRolloutId, 2000);
     for (let position = 3; position < 15; position++) {
-      expect(new Set(ids.map((id) => id[position])).size).toBe(16);
+      expect(new Set(resources.map((id) => id[position])).size).toBe(16);
+      if (position >= 9) expect(new Set(rollouts.map((id) => id[position])).size).toBe(16);
+    }
+  });
+
+  it('gives the rollouts of one process neighbouring ids: a counter, then 6 random hex digits', () => {
+    const counters = many(generateRolloutId, 1000).map((id) => Number.parseInt(id.slice(3, 9), 16));
+    for (let i = 1; i < counters.length; i++) {
+      expect(counters[i]).toBe(((counters[i - 1] as number) + 1) % 0x1000000);
     }
   });
 

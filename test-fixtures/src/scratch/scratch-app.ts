@@ -33,6 +33,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Kill the process after this long. Default 120 000 ms. */
   timeoutMs?: number;
+  /** Run in this directory instead of the app's (e.g. one without `node_modules`, for a bundled build). */
+  cwd?: string;
 }
 
 /** An app in a temporary directory outside the repository, with its dependencies installed by npm. */
@@ -164,7 +166,7 @@ export async function createScratchApp(options: ScratchAppOptions): Promise<Scra
 
 function scratchApp(dir: string): Omit<ScratchApp, 'installOutput'> {
   const run = (command: string, args: string[] = [], opts: RunOptions = {}): Promise<RunResult> =>
-    runProcess(command, args, dir, opts);
+    runProcess(command, args, opts.cwd ?? dir, opts);
   return {
     dir,
     async write(files) {

@@ -21,6 +21,7 @@ import {
 } from './active-tracer.js';
 import { ensureContextManager } from './context-manager.js';
 import { createInstantSpan, runInActiveSpan } from './emitter-spans.js';
+import { warnIfUntracedLlmRequests, watchLlmRequests } from './llm-calls.js';
 import type { LightningTracerOptions } from './options.js';
 import {
   addSpanProcessor,
@@ -63,6 +64,7 @@ export class LightningTracer implements EmitterTracer {
   private shutDown: Promise<void> | null = null;
 
   constructor(options: LightningTracerOptions = {}) {
+    watchLlmRequests();
     this.warnings = new RateLimitedWarnings(
       options.logger === undefined ? undefined : options.logger,
       options.warningIntervalMillis,
@@ -223,6 +225,7 @@ export class LightningTracer implements EmitterTracer {
         );
       }
     }
+    warnIfUntracedLlmRequests(scope);
     this.lastTrace = snapshot(scope);
   }
 

@@ -1,7 +1,8 @@
-import { GenAI, LlmCallSpanNames, WarningCodes, warnOnce } from '@arclight/core';
+import { WarningCodes, warnOnce } from '@arclight/core';
 import type { DeliveryQueue } from '../delivery/delivery-queue.js';
 import type { RateLimitedWarnings } from '../delivery/warnings.js';
 import { isSampled, type ReadableSpanLike, type SpanProcessorLike } from '../otel-types.js';
+import { isLlmCallSpan } from './llm-calls.js';
 import { noteSpanEnd } from './span-clock.js';
 import { currentScope, type TraceScope } from './trace-scope.js';
 
@@ -44,6 +45,7 @@ export class LightningSpanProcessor implements SpanProcessorLike {
     noteSpanEnd(span.endTime);
     try {
       if (!isSampled(span)) return;
+      if (isLlmCallSpan(span)) scope.llmCallSpans += 1;
       const record = scope.record(span);
       if (!scope.attribution) return;
       this.queue.enqueue({ readable: span, attribution: scope.attribution, record, scope });
@@ -69,17 +71,10 @@ export class LightningSpanProcessor implements SpanProcessorLike {
   }
 }
 
-const LLM_CALL_NAMES: ReadonlySet<string> = new Set(Object.values(LlmCallSpanNames));
-
 /** Warns (once per process) when an LLM-call span ended outside any rollout. */
 function warnIfLlmCall(span: ReadableSpanLike): void {
   try {
-    const attributes = span.attributes ?? {};
-    const isLlmCall =
-      LLM_CALL_NAMES.has(span.name) ||
-      attributes[GenAI.SYSTEM] !== undefined ||
-      attributes[GenAI.REQUEST_MODEL] !== undefined;
-    if (!isLlmCall) return;
+    if (!isLlmCallSpan(span)) return;
     warnOnce(
       WarningCodes.SPANS_OUTSIDE_ROLLOUT,
       `the LLM call '${span.name}' was recorded outside any rollout, so it is not stored and will not become ` +

@@ -21,6 +21,10 @@ export interface ScopeRecord {
  */
 export class TraceScope {
   readonly records: ScopeRecord[] = [];
+  /** Finished spans of the scope that are LLM calls. */
+  llmCallSpans = 0;
+  /** Requests to an LLM API made in the scope (seen on the wire), and the first one's URL. */
+  readonly llmRequests = { count: 0, first: '' };
   private pending = 0;
   private waiters: Array<() => void> = [];
 
@@ -35,6 +39,11 @@ export class TraceScope {
     const record: ScopeRecord = { readable };
     this.records.push(record);
     return record;
+  }
+
+  noteLlmRequest(url: string): void {
+    if (this.llmRequests.count === 0) this.llmRequests.first = url;
+    this.llmRequests.count += 1;
   }
 
   /** A span of this scope entered the delivery queue. */
