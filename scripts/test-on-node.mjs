@@ -6,9 +6,10 @@
 // kept in node_modules/.cache/node-<version> (inside the clone like the Node 24 the scripts use: tests run it as an
 // unprivileged user too, who cannot enter ~root/.cache). Needs built packages. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, globSync, mkdirSync, readFileSync } from 'node:fs';
+import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { floorNodeVersion, nodeReleaseBin } from '@arclight/test-fixtures/scratch';
 
 const root = join(import.meta.dirname, '..');
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -17,10 +18,7 @@ const which = process.argv[2] ?? 'floor';
 const range = readJson(join(root, 'packages/core/package.json')).engines.node;
 let version;
 if (which === 'floor') {
-  const floor = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(range);
-  if (!floor)
-    throw new Error(`test-on-node: cannot read a ">=x.y" floor from engines.node "${range}"`);
-  version = `${floor[1]}.${floor[2]}.${floor[3] ?? 0}`;
+  version = floorNodeVersion(root);
 } else if (which === 'latest') {
   const view = spawnSync('npm', ['view', 'node@latest', 'version'], { encoding: 'utf8' });
   version = view.stdout.trim();
@@ -31,19 +29,7 @@ if (which === 'floor') {
   throw new Error(`test-on-node: expected floor or latest, got ${which}`);
 }
 
-const prefix = join(root, 'node_modules/.cache', `node-${version}`);
-const node = join(prefix, 'node_modules/node/bin/node');
-if (!existsSync(node)) {
-  mkdirSync(prefix, { recursive: true });
-  const install = spawnSync(
-    'npm',
-    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node@${version}`],
-    { stdio: 'inherit' },
-  );
-  if (install.status !== 0 || !existsSync(node)) {
-    throw new Error(`test-on-node: could not install node@${version} into ${prefix}`);
-  }
-}
+const node = join(nodeReleaseBin(version, root), 'node');
 const actual = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(`test-on-node: unit tests on ${actual} (${which}; engines.node "${range}")`);
 

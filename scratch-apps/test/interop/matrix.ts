@@ -93,20 +93,32 @@ export async function checkStore(app: ScratchApp, llm: FixtureLlm, want: Expecta
 /** `npx arclight export` (the app's CLI): triplets with token ids, rewards on each rollout's last, verl Parquet. */
 export async function checkExport(
   app: ScratchApp,
-  want: { rows: number; rollouts: number; agents: (string | null)[]; args?: string[] },
+  want: {
+    rows: number;
+    rollouts: number;
+    agents: (string | null)[];
+    args?: string[];
+    /** For the `npx arclight export` runs (e.g. a `PATH` with another Node first). */
+    env?: Record<string, string>;
+  },
 ) {
   const args = want.args ?? [];
-  const triplets = await app.run('npx', [
-    'arclight',
-    'export',
-    '--db',
-    'arclight.sqlite',
-    '--format',
-    'triplets',
-    '--out',
-    'triplets.jsonl',
-    ...args,
-  ]);
+  const options = { env: want.env ?? {} };
+  const triplets = await app.run(
+    'npx',
+    [
+      'arclight',
+      'export',
+      '--db',
+      'arclight.sqlite',
+      '--format',
+      'triplets',
+      '--out',
+      'triplets.jsonl',
+      ...args,
+    ],
+    options,
+  );
   expect(triplets.code, triplets.stdout + triplets.stderr).toBe(0);
   const rows = readFileSync(join(app.dir, 'triplets.jsonl'), 'utf8')
     .trim()
@@ -123,17 +135,21 @@ export async function checkExport(
   // The reward lands on the last triplet of each rollout, and only there.
   expect(rows.filter((r) => r.call_reward === 1)).toHaveLength(want.rollouts);
 
-  const verl = await app.run('npx', [
-    'arclight',
-    'export',
-    '--db',
-    'arclight.sqlite',
-    '--format',
-    'verl-parquet',
-    '--out',
-    'data/verl.parquet',
-    ...args,
-  ]);
+  const verl = await app.run(
+    'npx',
+    [
+      'arclight',
+      'export',
+      '--db',
+      'arclight.sqlite',
+      '--format',
+      'verl-parquet',
+      '--out',
+      'data/verl.parquet',
+      ...args,
+    ],
+    options,
+  );
   expect(verl.code, verl.stdout + verl.stderr).toBe(0);
   expect(Number(/wrote (\d+) rows?/.exec(verl.stdout)?.[1] ?? 'NaN'), verl.stdout).toBeGreaterThan(
     0,

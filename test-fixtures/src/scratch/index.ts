@@ -1,3 +1,4 @@
+export { floorNodeVersion, nodeReleaseBin } from './node-releases.js';
 export { npmEnv } from './npm-env.js';
 export {
   createScratchApp,
