@@ -16,7 +16,7 @@ export const SKIP_FIXES: Readonly<Record<string, string>> = {
     'no spans were recorded: is the agent instrumented and its tracer exporting to this store?',
   adapter_error: 'the adapter could not read the spans (see the warnings)',
   no_llm_calls:
-    'no span matched the LLM-call pattern: pass --llm-call-match <regex> (option adapter.llmCallMatch) matching your LLM-call span names, or check --agent-match',
+    'no span matched the LLM-call pattern: pass --llm-call-match <regex> (option adapter.llmCallMatch) matching your LLM-call span names, or check --agent-match; or the LLM calls were not traced at all (the agent process then warned ARCLIGHT_UNTRACED_LLM_REQUESTS: instrument the `openai` it imports with instrumentOpenAI)',
   no_token_ids:
     'the LLM calls carry no token ids: request them from the engine (vLLM: extra_body {return_token_ids: true}; @arclight/openai does it with requestTokenIds) or use a message format (trl-sft, openai-sft, verl-sft)',
   no_messages:

@@ -81,5 +81,20 @@ describe('an agent bundled with esbuild', () => {
     expect(run.stderr).toContain('ARCLIGHT_UNTRACED_LLM_REQUESTS');
     expect(run.stderr).toContain('cannot patch a bundled copy');
     expect(run.stderr).toContain(`POST ${llm.baseUrl}/chat/completions`);
+    // The export skips that rollout and names the same cause.
+    const exported = await app.run('npx', [
+      'arclight',
+      'export',
+      '--db',
+      'arclight.sqlite',
+      '--format',
+      'triplets',
+      '--out',
+      'hooked.jsonl',
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout, exported.stdout).toMatch(
+      /skipped, no_llm_calls: .*ARCLIGHT_UNTRACED_LLM_REQUESTS/,
+    );
   });
 });
