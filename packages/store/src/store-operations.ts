@@ -361,9 +361,9 @@ export class StoreOperations implements StoreSteps {
     const attempt = records?.attempt ?? this.backend.getAttempt(rolloutId, attemptId)!;
     attemptHeartbeat(attempt, this.now());
     this.backend.putAttempt(attempt);
-    const latestId = this.backend.latestAttemptId(rolloutId);
     const rollout = records?.rollout ?? this.backend.getRollout(rolloutId)!;
-    if (rolloutHeartbeat(rollout, latestId === attemptId)) this.backend.putRollout(rollout);
+    const isLatest = () => this.backend.latestAttemptId(rolloutId) === attemptId;
+    if (rolloutHeartbeat(rollout, isLatest)) this.backend.putRollout(rollout);
   }
 
   withLatestAttempts(rollouts: Rollout[]): Array<Rollout | AttemptedRollout> {
