@@ -171,6 +171,15 @@ export class SqliteConnection {
   }
 
   /**
+   * Runs `fn` atomically with the fewest statements: inside the open transaction as it is (whoever opened it
+   * undoes `fn`'s writes with the rest when `fn` throws), else in a transaction of its own. For writes whose
+   * failure is never caught and recovered from between the two.
+   */
+  atomic<T>(fn: () => T): T {
+    return this.depth > 0 ? fn() : this.transaction(fn);
+  }
+
+  /**
    * With group commit: the promise of the open group's commit (every write and read made since the turn's
    * first write is part of it), or undefined when no group is open. It rejects when the commit fails, and
    * then nothing of the group is stored.

@@ -210,7 +210,7 @@ export class SqliteBackend implements StoreBackend {
 
   insertSpans(spans: Span[]): boolean[] {
     if (spans.length === 0) return [];
-    return this.db.transaction(() => {
+    return this.db.atomic(() => {
       const json = spans.map((span) => JSON.stringify(span));
       // Rows go in multi-row INSERTs; if any span already exists (a retried export), those are undone and the
       // batch goes row by row instead, which tells which spans were new. One span goes row by row right away.
