@@ -55,29 +55,43 @@ export function watchLlmRequests(): void {
   holder[WATCHING].add(currentScope);
   subscribe('undici:request:create', (message) => {
     const request = (message as { request?: UndiciRequest }).request;
-    if (request?.method !== 'POST' || typeof request.path !== 'string') return;
-    note(`${String(request.origin ?? '')}${request.path}`, request.path, () =>
-      hasGatewayHeader(request.headers),
+    note(
+      request?.method,
+      request?.path,
+      () => `${String(request?.origin ?? '')}${request?.path}`,
+      () => hasGatewayHeader(request?.headers),
     );
   });
   subscribe('http.client.request.start', (message) => {
     const request = (message as { request?: HttpClientRequest }).request;
-    if (request?.method !== 'POST' || typeof request.path !== 'string') return;
-    const host = String(request.getHeader?.('host') ?? request.host ?? '');
     note(
-      `${request.protocol ?? ''}//${host}${request.path}`,
-      request.path,
-      () => request.getHeader?.(GATEWAY_HEADER) !== undefined,
+      request?.method,
+      request?.path,
+      () => {
+        const host = String(request?.getHeader?.('host') ?? request?.host ?? '');
+        return `${request?.protocol ?? ''}//${host}${request?.path}`;
+      },
+      () => request?.getHeader?.(GATEWAY_HEADER) !== undefined,
     );
   });
 }
 
-function note(url: string, path: string, viaGateway: () => boolean): void {
+/**
+ * Notes a request in the current rollout scope when it is an LLM API call. Never throws: a subscriber's exception
+ * would surface as the application's uncaught exception.
+ */
+function note(
+  method: string | undefined,
+  path: string | undefined,
+  url: () => string,
+  viaGateway: () => boolean,
+): void {
   try {
+    if (method !== 'POST' || typeof path !== 'string') return;
     const scope = currentScope();
     if (!scope?.attribution || !LLM_API_PATH.test(path) || GATEWAY_PATH.test(path)) return;
     if (viaGateway()) return;
-    scope.noteLlmRequest(url.split('?')[0] as string);
+    scope.noteLlmRequest(url().split('?')[0] as string);
   } catch {
     // Watching must never break a request.
   }
