@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
 import { createScratchApp, type ScratchApp } from '@arclight/test-fixtures/scratch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkExport } from './matrix.js';
+import { arclightExport, checkExport } from './matrix.js';
 import { installDependencies, readmeBlocks, shellLines } from './readme.js';
 
 // An agent shipped as one bundle (esbuild: a serverless function, a container without node_modules). The README's
@@ -82,16 +82,7 @@ describe('an agent bundled with esbuild', () => {
     expect(run.stderr).toContain('cannot patch a bundled copy');
     expect(run.stderr).toContain(`POST ${llm.baseUrl}/chat/completions`);
     // The export skips that rollout and names the same cause.
-    const exported = await app.run('npx', [
-      'arclight',
-      'export',
-      '--db',
-      'arclight.sqlite',
-      '--format',
-      'triplets',
-      '--out',
-      'hooked.jsonl',
-    ]);
+    const exported = await arclightExport(app, 'triplets', 'hooked.jsonl');
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout, exported.stdout).toMatch(
       /skipped, no_llm_calls: .*ARCLIGHT_UNTRACED_LLM_REQUESTS/,

@@ -103,22 +103,7 @@ export async function checkExport(
   },
 ) {
   const args = want.args ?? [];
-  const options = { env: want.env ?? {} };
-  const triplets = await app.run(
-    'npx',
-    [
-      'arclight',
-      'export',
-      '--db',
-      'arclight.sqlite',
-      '--format',
-      'triplets',
-      '--out',
-      'triplets.jsonl',
-      ...args,
-    ],
-    options,
-  );
+  const triplets = await arclightExport(app, 'triplets', 'triplets.jsonl', args, want.env);
   expect(triplets.code, triplets.stdout + triplets.stderr).toBe(0);
   const rows = readFileSync(join(app.dir, 'triplets.jsonl'), 'utf8')
     .trim()
@@ -135,21 +120,7 @@ export async function checkExport(
   // The reward lands on the last triplet of each rollout, and only there.
   expect(rows.filter((r) => r.call_reward === 1)).toHaveLength(want.rollouts);
 
-  const verl = await app.run(
-    'npx',
-    [
-      'arclight',
-      'export',
-      '--db',
-      'arclight.sqlite',
-      '--format',
-      'verl-parquet',
-      '--out',
-      'data/verl.parquet',
-      ...args,
-    ],
-    options,
-  );
+  const verl = await arclightExport(app, 'verl-parquet', 'data/verl.parquet', args, want.env);
   expect(verl.code, verl.stdout + verl.stderr).toBe(0);
   expect(Number(/wrote (\d+) rows?/.exec(verl.stdout)?.[1] ?? 'NaN'), verl.stdout).toBeGreaterThan(
     0,
@@ -171,4 +142,19 @@ export async function installedVersions(app: ScratchApp, name: string): Promise<
   };
   walk(JSON.parse(ls.stdout).dependencies);
   return [...versions].sort();
+}
+
+/** `npx arclight export --db arclight.sqlite --format <format> --out <out> …args` in the app. */
+export function arclightExport(
+  app: ScratchApp,
+  format: string,
+  out: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  return app.run(
+    'npx',
+    ['arclight', 'export', '--db', 'arclight.sqlite', '--format', format, '--out', out, ...args],
+    { env },
+  );
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type FixtureLlm, startFixtureLlm } from '@arclight/test-fixtures';
 import { createScratchApp, type ScratchApp } from '@arclight/test-fixtures/scratch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkExport } from './matrix.js';
 import { installDependencies, readmeBlocks, shellLines } from './readme.js';
 
 // The root README's "Two lines in an existing agent", followed literally: its `npm install` line (the
@@ -54,28 +55,8 @@ describe('README: two lines in an existing agent', () => {
     const parquet = readFileSync(join(app.dir, 'data/verl.parquet'));
     expect(parquet.subarray(0, 4).toString()).toBe('PAR1');
 
-    // What the Parquet holds, in the readable format: one triplet with token ids and the run's reward.
-    const triplets = await app.run(
-      'npx',
-      [
-        'arclight',
-        'export',
-        '--db',
-        'arclight.sqlite',
-        '--format',
-        'triplets',
-        '--out',
-        'triplets.jsonl',
-      ],
-      { env },
-    );
-    expect(triplets.code, triplets.stderr).toBe(0);
-    const lines = readFileSync(join(app.dir, 'triplets.jsonl'), 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const row = JSON.parse(lines[0] as string);
-    expect(row.reward).toBe(1);
-    expect(row.call_reward).toBe(1); // the reward lands on the (last) LLM call
-    expect(row.prompt.token_ids.length).toBeGreaterThan(0);
-    expect(row.response.token_ids.length).toBeGreaterThan(0);
+    // What the Parquet holds, in the readable format: one triplet with token ids, the run's reward on the
+    // (last) LLM call.
+    await checkExport(app, { rows: 1, rollouts: 1, agents: ['*'] });
   });
 });
