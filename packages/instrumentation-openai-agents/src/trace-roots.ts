@@ -81,7 +81,7 @@ export class TraceRoots {
     root.otel.setAttributes(bag.attributes);
     root.latestEnd = Math.max(Date.now(), root.latestEnd);
     if (root.open > 0) root.ending = true;
-    else this.finish(traceId, root);
+    else this.finish(traceId, root, false);
   }
 
   spanStarted(traceId: string): void {
@@ -95,19 +95,15 @@ export class TraceRoots {
     if (!root) return;
     root.open = Math.max(0, root.open - 1);
     root.latestEnd = Math.max(root.latestEnd, end);
-    if (root.open > 0) return;
-    if (root.ending) this.finish(traceId, root);
-    else if (topLevelError !== undefined) {
-      this.live.take(traceId);
-      this.closedEarly.set(traceId, root);
-      root.otel.setStatus({ code: SpanStatusCode.ERROR, message: topLevelError });
-      root.otel.end(millisToHrTime(root.latestEnd));
-    }
+    if (root.open > 0 || (!root.ending && topLevelError === undefined)) return;
+    if (!root.ending) root.otel.setStatus({ code: SpanStatusCode.ERROR, message: topLevelError });
+    this.finish(traceId, root, true);
   }
 
-  private finish(traceId: string, root: TraceRoot): void {
+  /** Ends the root at its latest end; `keep`: later spans of the trace still nest under it. */
+  private finish(traceId: string, root: TraceRoot, keep: boolean): void {
     this.live.take(traceId);
-    if (root.ending) this.closedEarly.set(traceId, root);
+    if (keep) this.closedEarly.set(traceId, root);
     root.otel.end(millisToHrTime(root.latestEnd));
   }
 

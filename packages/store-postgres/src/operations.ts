@@ -341,7 +341,7 @@ export class Operations implements StoreSteps {
       attemptHeartbeat(attempt, now);
       touchedAttempts.push(attempt);
       const rollout = rollouts.get(attempt.rollout_id)!;
-      if (rolloutHeartbeat(rollout, latest)) touchedRollouts.push(rollout);
+      if (rolloutHeartbeat(rollout, () => latest)) touchedRollouts.push(rollout);
     }
     if (touchedAttempts.length > 0) await this.tables.putAttempts(touchedAttempts);
     if (touchedRollouts.length > 0) await this.tables.putRollouts(touchedRollouts);

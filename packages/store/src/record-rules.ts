@@ -225,15 +225,12 @@ export function attemptHeartbeat(attempt: Attempt, now: number): void {
 /**
  * A span arrived for the rollout's latest attempt: a preparing or requeuing rollout starts running; returns
  * whether it changed. Upstream checks ["preparing", "queueing", "requeuing"]; its "queueing" typo means a
- * queuing rollout is left alone, and every Arclight store keeps that behaviour. `isLatestAttempt` may be a
- * function: it is only asked for a rollout in one of those states (a running rollout's spans skip the query).
+ * queuing rollout is left alone, and every Arclight store keeps that behaviour. `isLatestAttempt` is only asked
+ * for a rollout in one of those states (a running rollout's spans skip that query).
  */
-export function rolloutHeartbeat(
-  rollout: Rollout,
-  isLatestAttempt: boolean | (() => boolean),
-): boolean {
+export function rolloutHeartbeat(rollout: Rollout, isLatestAttempt: () => boolean): boolean {
   if (rollout.status !== 'preparing' && rollout.status !== 'requeuing') return false;
-  if (!(typeof isLatestAttempt === 'function' ? isLatestAttempt() : isLatestAttempt)) return false;
+  if (!isLatestAttempt()) return false;
   rollout.status = 'running';
   return true;
 }

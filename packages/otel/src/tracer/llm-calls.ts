@@ -45,14 +45,15 @@ interface HttpClientRequest {
   getHeader?: (name: string) => unknown;
 }
 
-const WATCHING = Symbol.for('arclight.otel.llm-request-watch');
+let watching = false;
 
-/** Starts noting LLM API requests in the rollout scope they are made in (once per copy of this package). */
+/**
+ * Starts noting LLM API requests in the rollout scope they are made in: once per copy of this package (each copy
+ * has its own scopes).
+ */
 export function watchLlmRequests(): void {
-  const holder = globalThis as typeof globalThis & { [WATCHING]?: Set<unknown> };
-  holder[WATCHING] ??= new Set();
-  if (holder[WATCHING].has(currentScope)) return;
-  holder[WATCHING].add(currentScope);
+  if (watching) return;
+  watching = true;
   subscribe('undici:request:create', (message) => {
     const request = (message as { request?: UndiciRequest }).request;
     note(
