@@ -11,6 +11,8 @@ import { npmEnv } from './npm-env.js';
  */
 
 const ATTEMPTS = 3;
+/** All attempts together stay below the scratch apps' 15-minute hook timeout. */
+const BUDGET_MS = 720_000;
 
 function repoRoot(): string {
   const root = findRepoRoot();
@@ -32,13 +34,18 @@ export function floorNodeVersion(root = repoRoot()): string {
 /**
  * The directory holding the `node` binary of release `version` (put it first on `PATH` to run `npx` and
  * `#!/usr/bin/env node` scripts on it), installed from the npm registry on first use. Throws with npm's output
- * when the install fails `ATTEMPTS` times.
+ * when the install fails `ATTEMPTS` times or `BUDGET_MS` runs out (a registry that keeps failing).
  */
 export function nodeReleaseBin(version: string, root = repoRoot()): string {
   const prefix = join(root, 'node_modules/.cache', `node-${version}`);
   const node = join(prefix, 'node_modules/node/bin/node');
   let output = '';
-  for (let attempt = 1; !existsSync(node) && attempt <= ATTEMPTS; attempt++) {
+  const deadline = Date.now() + BUDGET_MS;
+  for (
+    let attempt = 1;
+    !existsSync(node) && attempt <= ATTEMPTS && Date.now() < deadline;
+    attempt++
+  ) {
     mkdirSync(prefix, { recursive: true });
     const install = spawnSync(
       'npm',
@@ -49,11 +56,12 @@ export function nodeReleaseBin(version: string, root = repoRoot()): string {
         '--no-save',
         '--no-audit',
         '--no-fund',
+        '--prefer-offline',
         '--fetch-timeout=30000',
         '--fetch-retries=4',
         `node@${version}`,
       ],
-      { encoding: 'utf8', env: npmEnv(), timeout: 300_000 },
+      { encoding: 'utf8', env: npmEnv(), timeout: Math.min(300_000, deadline - Date.now()) },
     );
     output = `${install.stdout ?? ''}${install.stderr ?? ''}`;
   }
