@@ -299,7 +299,11 @@ function runProcess(
         child.kill('SIGKILL');
       }
       // A process outside the group holding the pipes open must not keep the caller waiting.
-      straggler = setTimeout(() => settle(null), 5_000);
+      straggler = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle(null);
+      }, 5_000);
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
