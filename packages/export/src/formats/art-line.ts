@@ -68,11 +68,10 @@ function choice(c: ArtChoice, out: JsonLine): void {
   out.text('}');
 }
 
-const FIRST_TOKEN = Buffer.from('{"token":');
-const NEXT_TOKEN = Buffer.from(',{"token":');
-const ID_TOKEN = Buffer.from('"token_id:');
-const QUOTE = Buffer.from('"');
+const TOKEN = [Buffer.from('{"token":'), Buffer.from(',{"token":')];
+const ID_TOKEN = [Buffer.from('{"token":"token_id:'), Buffer.from(',{"token":"token_id:')];
 const LOGPROB = Buffer.from(',"logprob":');
+const ID_LOGPROB = Buffer.from('","logprob":');
 const NO_BYTES_END = Buffer.from(',"bytes":null,"top_logprobs":[]}');
 
 /**
@@ -82,13 +81,16 @@ const NO_BYTES_END = Buffer.from(',"bytes":null,"top_logprobs":[]}');
 function logprobs(content: ArtTokenLogprobs, out: JsonLine): void {
   const { logprobs, ids } = content;
   for (let i = 0; i < logprobs.length; i++) {
-    out.raw(i === 0 ? FIRST_TOKEN : NEXT_TOKEN);
+    const next = i === 0 ? 0 : 1;
     if (ids) {
-      out.raw(ID_TOKEN);
+      out.raw(ID_TOKEN[next]!);
       out.number(ids[i]!);
-      out.raw(QUOTE);
-    } else out.string(content.token(i));
-    out.raw(LOGPROB);
+      out.raw(ID_LOGPROB);
+    } else {
+      out.raw(TOKEN[next]!);
+      out.string(content.token(i));
+      out.raw(LOGPROB);
+    }
     out.number(logprobs[i]!);
     const bytes = content.bytes(i);
     if (bytes === null) out.raw(NO_BYTES_END);

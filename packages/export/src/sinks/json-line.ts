@@ -8,6 +8,8 @@ const MIN_DECIMAL = 1e-6;
 const INT32_LIMIT = 2 ** 31;
 /** Runs of mask flags shorter than this are written byte by byte (a native copy costs more). */
 const SHORT_RUN = 16;
+/** Constant pieces up to this long are copied byte by byte (see `raw`). */
+const SHORT_RAW = 8;
 /** Text up to this long is copied char by char when it is ASCII (see `text`). */
 const SHORT_TEXT = 64;
 /** Room one number takes at most on the fast path: `-`, 10 digits, `.`, 8 places, `,`. */
@@ -266,7 +268,10 @@ export class JsonLine {
     out.reserve(n);
     const b = out.bytes;
     let p = out.used;
-    for (let i = 0; i < n; i++) b[p++] = bytes[i]!;
+    if (n > SHORT_RAW) {
+      b.set(bytes, p); // native copy: faster than the loop from ~10 bytes on (measured on Node 24)
+      p += n;
+    } else for (let i = 0; i < n; i++) b[p++] = bytes[i]!;
     out.used = p;
   }
 
