@@ -5,7 +5,14 @@ export { conversationsOf } from './conversation.js';
 export { EmptyExportError, SKIP_FIXES, skipExplanations } from './empty-export.js';
 export { type ExportOptions, ExportWriter, writeExport } from './export-writer.js';
 export { FORMAT_NAMES, type FormatName } from './format-names.js';
-export type { ArtChoice, ArtHistory, ArtTrajectory, ArtTrajectoryGroup } from './formats/art.js';
+export type {
+  ArtChoice,
+  ArtHistory,
+  ArtTokenLogprob,
+  ArtTokenLogprobs,
+  ArtTrajectory,
+  ArtTrajectoryGroup,
+} from './formats/art.js';
 export type {
   ExportFormat,
   FormatOptions,

@@ -13,6 +13,7 @@ import {
 import { recordOf, rolloutOf } from './support/fixtures.js';
 import { tempDir } from './support/run.js';
 import { SCENARIO } from './support/scenario.js';
+import { TRICKY_STRINGS } from './support/strings.js';
 
 /** A growing buffer that starts tiny, so every list also goes through `reserve` moving the open line. */
 class Lines implements LineBuffer {
@@ -181,6 +182,75 @@ describe('JsonLine (number lists, byte-identical to JSON.stringify)', () => {
       fresh.value(special);
       expect(fresh.unsafe).toBe(true);
     }
+  });
+});
+
+describe('JsonLine pieces (byte-identical to JSON.stringify)', () => {
+  it('ints: negative numbers, empty lists, large ids', () => {
+    const out = new Lines();
+    const line = new JsonLine(out);
+    for (const list of [
+      [],
+      [-1, -9, -10, -99, -100, -999, -1000, -65535, -2147483648],
+      [0, 151643, 999999, 1000000, 99999999, 1000000000, 2147483647],
+      [2147483648, 2 ** 53, 1e21, -(2 ** 40)],
+      [-0, 0, 7],
+    ]) {
+      line.ints(list);
+      expect(out.take()).toBe(JSON.stringify(list));
+    }
+  });
+
+  it('mask: runs of 0/1 of any length, and anything else as ints writes it', () => {
+    const out = new Lines();
+    const line = new JsonLine(out);
+    const runs = (...lengths: number[]): number[] =>
+      lengths.flatMap((n, i) => Array.from({ length: n }, () => i % 2));
+    // biome-ignore lint/suspicious/noSparseArray: holes are written as null by JSON.stringify
+    const holes = [1, , 0];
+    for (const list of [
+      [],
+      [0],
+      [1],
+      [0, 1, 0, 1, 1],
+      runs(165, 49, 16, 49, 16, 49),
+      runs(0, 5000, 3, 4000),
+      [-0, 1],
+      [0, 1, 2],
+      [1, -1],
+      [0, 0.5],
+      [1, null],
+      holes,
+      [...runs(20, 20), 7],
+    ]) {
+      line.mask(list as number[]);
+      expect(out.take(), JSON.stringify(list)).toBe(JSON.stringify(list));
+    }
+    line.mask(null as unknown as number[]);
+    expect(out.take()).toBe('null');
+  });
+
+  it('number, string, raw and text', () => {
+    const out = new Lines();
+    const line = new JsonLine(out);
+    for (const value of SPECIAL) {
+      line.number(value as number);
+      expect(out.take(), String(value)).toBe(JSON.stringify(value));
+    }
+    for (const value of TRICKY_STRINGS) {
+      line.string(value);
+      expect(out.take(), value).toBe(JSON.stringify(value));
+      // `text` takes JSON text (lone surrogates already escaped); raw ones become U+FFFD, as in Buffer.write.
+      line.text(value);
+      expect(out.take(), value).toBe(Buffer.from(value).toString());
+      line.text(value.repeat(20));
+      expect(out.take(), value).toBe(Buffer.from(value.repeat(20)).toString());
+    }
+    line.raw(Buffer.from('{"a":'));
+    line.raw(new Uint8Array(0));
+    line.number(-0.25);
+    line.text('}');
+    expect(out.take()).toBe('{"a":-0.25}');
   });
 });
 

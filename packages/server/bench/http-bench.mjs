@@ -3,7 +3,7 @@
 // `arclight store --backend postgres --workers N`) and upstream's Python `agl store`.
 // Prints figures; asserts nothing. A fresh server per measurement. Usage (after `npm run build`):
 //   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,ceiling,postgres,postgres-2] [--concurrency 1,8,32]
-//     [--lifecycles 2000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 500] [--otlp-batch 100]
+//     [--lifecycles 6000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 2000] [--otlp-batch 100]
 //     [--senders 8]   (--span-paths '' measures the ingest cell only)
 // Targets memory-base / sqlite-base run the server of another built checkout (ARCLIGHT_BENCH_BASE=<its root>),
 // for before/after ratios measured in the same run.
@@ -19,10 +19,10 @@ const { values } = parseArgs({
       default: 'memory,sqlite,memory-inproc,upstream,ceiling,postgres,postgres-2',
     },
     concurrency: { type: 'string', default: '1,8,32' },
-    lifecycles: { type: 'string', default: '2000' },
+    lifecycles: { type: 'string', default: '6000' },
     seconds: { type: 'string', default: '10' },
     'span-paths': { type: 'string', default: 'otlp,rest' },
-    'otlp-requests': { type: 'string', default: '500' },
+    'otlp-requests': { type: 'string', default: '2000' },
     'otlp-batch': { type: 'string', default: '100' },
     senders: { type: 'string', default: '8' },
   },

@@ -2,6 +2,7 @@ import type { Conversation } from '../conversation.js';
 import { field } from '../json-shapes.js';
 import type { PreparedCall, PreparedRollout } from '../prepared.js';
 import type { ChatMessage, ChatTool } from '../record.js';
+import { artLine } from './art-line.js';
 import { conversationsWithSkips, openaiMessage } from './chat.js';
 import type { TaskFormat } from './format.js';
 
@@ -17,11 +18,19 @@ import type { TaskFormat } from './format.js';
 
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
+/** One generated token as written (OpenAI's `ChatCompletionTokenLogprob`). */
+export interface ArtTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: unknown[] | null;
+  top_logprobs: unknown[];
+}
+
 export interface ArtChoice {
   finish_reason: string;
   index: number;
   message: ChatMessage;
-  logprobs: { content: unknown[]; refusal: null } | null;
+  logprobs: { content: ArtTokenLogprobs; refusal: null } | null;
   prompt_token_ids?: number[];
   token_ids?: number[];
 }
@@ -46,22 +55,48 @@ export interface ArtTrajectoryGroup {
 }
 
 /**
- * `ChatCompletionTokenLogprob` entries with `token: "token_id:<id>"` (the engine's ids, aligned 1:1 with the
- * logprobs), or null when the call has no usable logprobs. Without token ids the recorded token strings are
- * kept (ART then maps them back with `convert_tokens_to_ids`).
+ * A Choice's `logprobs.content`: one `ChatCompletionTokenLogprob` per generated token, with `token:
+ * "token_id:<id>"` (the engine's ids, aligned 1:1 with the logprobs); without token ids the recorded token strings
+ * are kept (ART then maps them back with `convert_tokens_to_ids`). Built on demand: `toJSON` gives the list (so
+ * `JSON.stringify` of a row writes it), and the line writer (`art-line.ts`) reads `token`, `logprobs` and
+ * `bytes` per index instead of building ~50 objects per call.
  */
-function logprobContent(call: PreparedCall): unknown[] | null {
-  if (!call.logprobs) return null;
-  const ids = call.response_ids;
-  return call.logprobs.map((logprob, i) => {
-    const entry = call.logprob_entries?.[i];
-    return {
-      token: ids ? `token_id:${ids[i]}` : String(field(entry, 'token') ?? ''),
+export class ArtTokenLogprobs {
+  constructor(
+    /** One per generated token. */
+    readonly logprobs: readonly number[],
+    /** The generated token ids, aligned with `logprobs`; null when the call recorded none. */
+    readonly ids: readonly number[] | null,
+    /** The recorded `{token, logprob, bytes, top_logprobs}` entries, when they were objects. */
+    readonly entries: readonly unknown[] | null,
+  ) {}
+
+  /** Token `i` as written: `token_id:<id>` with ids, else the recorded token string. */
+  token(i: number): string {
+    return this.ids ? `token_id:${this.ids[i]}` : String(field(this.entries?.[i], 'token') ?? '');
+  }
+
+  /** The recorded UTF-8 bytes of token `i`, or null. */
+  bytes(i: number): unknown[] | null {
+    const bytes = field(this.entries?.[i], 'bytes');
+    return Array.isArray(bytes) ? bytes : null;
+  }
+
+  toJSON(): ArtTokenLogprob[] {
+    return this.logprobs.map((logprob, i) => ({
+      token: this.token(i),
       logprob,
-      bytes: Array.isArray(field(entry, 'bytes')) ? field(entry, 'bytes') : null,
+      bytes: this.bytes(i),
       top_logprobs: [],
-    };
-  });
+    }));
+  }
+}
+
+/** The call's token logprobs, or null when it has no usable logprobs. */
+function logprobContent(call: PreparedCall): ArtTokenLogprobs | null {
+  return call.logprobs
+    ? new ArtTokenLogprobs(call.logprobs, call.response_ids, call.logprob_entries)
+    : null;
 }
 
 function choiceOf(call: PreparedCall): ArtChoice | ChatMessage {
@@ -131,7 +166,7 @@ export const artFormat: TaskFormat<ArtTrajectoryGroup> = {
   description:
     'OpenPipe ART: one TrajectoryGroup per task (JSONL), Choices with logprobs and token ids',
   grouping: 'task',
-  output: { kind: 'jsonl' },
+  output: { kind: 'jsonl', line: artLine },
   rows(group, _options, skip) {
     const trajectories: ArtTrajectory[] = [];
     for (const rollout of group) {

@@ -49,7 +49,7 @@ export const trlSftTokensFormat: RolloutFormat<TrlSftTokensRow> = {
       out.text('{"input_ids":');
       out.ints(row.input_ids);
       out.text(',"assistant_masks":');
-      out.ints(row.assistant_masks);
+      out.mask(row.assistant_masks);
       out.text('}');
     },
   },

@@ -127,7 +127,7 @@ function verlLine(row: VerlRow, out: JsonLine): void {
   out.text(',"response_ids":');
   out.ints(row.response_ids);
   out.text(',"response_mask":');
-  out.ints(row.response_mask);
+  out.mask(row.response_mask);
   out.text(',"rollout_log_probs":');
   out.numbers(row.rollout_log_probs);
   out.text(`,"reward":${out.value(row.reward)}}`);
