@@ -22,12 +22,17 @@ export type FakeHandler = (request: SeenRequest, index: number) => FakeAnswer | 
  */
 export class FakeServer {
   readonly requests: SeenRequest[] = [];
+  /** TCP connections accepted so far. */
+  connections = 0;
   private readonly server: Server;
   private readonly hanging = new Set<ServerResponse>();
   url = '';
 
   constructor(private handler: FakeHandler) {
     this.server = createServer((req, res) => void this.serve(req, res));
+    this.server.on('connection', () => {
+      this.connections += 1;
+    });
   }
 
   static async start(handler: FakeHandler): Promise<FakeServer> {
