@@ -9,9 +9,9 @@ const NETWORK_CONFIG =
  *
  * And `NODE_USE_SYSTEM_CA=1` (unless set): Node trusts the certificate authorities the OS trusts, as curl and git
  * do. Where the registry is reached through a TLS-intercepting proxy whose CA is in the OS store only, npm and pnpm
- * on the Node 24 of `node_modules/.bin` see SELF_SIGNED_CERT_IN_CHAIN otherwise: `npm test` runs the tests
- * through turbo, which passes on only the variables turbo.json names (so not `NODE_EXTRA_CA_CERTS`), and npm on that
- * Node looks for its global npmrc (`cafile=`) under `node_modules/node/etc/`, not the system's.
+ * on the Node 24 of `node_modules/.bin` see SELF_SIGNED_CERT_IN_CHAIN otherwise whenever `NODE_EXTRA_CA_CERTS` does
+ * not reach them (turbo passes on only the variables turbo.json names; other test runners may strip it too), as npm
+ * on that Node looks for its global npmrc (`cafile=`) under `node_modules/node/etc/`, not the system's.
  */
 export function npmEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NODE_USE_SYSTEM_CA: '1' };
