@@ -11,8 +11,9 @@ export interface SqliteStoreOptions extends BaseStoreOptions {
   readOnly?: boolean;
   /**
    * Group commit (default true): the writes of one event-loop turn (e.g. the requests a server reads together)
-   * share one SQLite commit at the end of the turn; each call resolves only after that commit. Off while
-   * another store of this process has the same file open.
+   * share one SQLite commit at the end of the turn; while more writes join in the following turns (a server
+   * under load), the commit waits for up to three more turns to take them too. Each call resolves only after
+   * its commit. Off while another store of this process has the same file open.
    */
   groupCommit?: boolean;
 }

@@ -19,6 +19,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** What another process would read from the file right now (a plain SQLite connection). */
 function committedRollouts(): number {
   const db = new DatabaseSync(path, { readOnly: true });
@@ -74,6 +76,49 @@ describe('SqliteLightningStore group commit', () => {
       expect((await read).total).toBe(1);
       expect(committedRollouts()).toBe(1);
       await enqueued;
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a lone write commits at the end of its own turn', async () => {
+    const store = new SqliteLightningStore({ path });
+    try {
+      await store.enqueueRollout({ input: 'first' }); // the first call also runs the watchdog's scan
+      const enqueued = store.enqueueRollout({ input: 'alone' });
+      await nextTurn();
+      expect(committedRollouts()).toBe(2);
+      await enqueued;
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('while writes keep joining, the group takes them for up to three more turns', async () => {
+    const store = new SqliteLightningStore({ path });
+    try {
+      // Two writes in the first turn, then one more in each of the next nine turns.
+      const first = Promise.all([
+        store.enqueueRollout({ input: 0 }),
+        store.enqueueRollout({ input: 1 }),
+      ]);
+      let answeredInTurn: number | undefined;
+      let turn = 0;
+      void first.then(() => {
+        answeredInTurn = turn;
+      });
+      const later: Promise<unknown>[] = [];
+      const committedByTurn: number[] = [];
+      for (turn = 1; turn <= 9; turn++) {
+        await nextTurn();
+        committedByTurn.push(committedRollouts());
+        later.push(store.enqueueRollout({ input: turn + 1 }));
+      }
+      await Promise.all([first, ...later]);
+      // The first turn's writes share a commit with those of the next three turns, and answer after it.
+      expect(committedByTurn.slice(0, 4)).toEqual([0, 0, 0, 5]);
+      expect(answeredInTurn).toBe(4);
+      expect(committedRollouts()).toBe(11);
     } finally {
       await store.close();
     }

@@ -20,9 +20,10 @@ export interface SqliteConnectionOptions {
   readOnly?: boolean;
   /**
    * Group commit (default false): the outermost `transaction` calls of one event-loop turn share one SQLite
-   * transaction, committed once at the end of the turn (`setImmediate`); `pendingCommit()` is the promise of
-   * that commit, which callers await before they acknowledge anything. Off while another connection of this
-   * process has the same file open (it would wait for a lock this process holds).
+   * transaction, committed once at the end of the turn (`setImmediate`), or up to MAX_GROUP_EXTENSIONS turns
+   * later while each turn adds writes; `pendingCommit()` is the promise of that commit, which callers await
+   * before they acknowledge anything. Off while another connection of this process has the same file open (it
+   * would wait for a lock this process holds).
    */
   groupCommit?: boolean;
 }
@@ -31,7 +32,18 @@ interface CommitGroup {
   committed: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
+  /** Outermost transactions that joined the group since its last end of turn. */
+  joined: number;
+  /** Turns the group has been kept open beyond its first. */
+  extended: number;
 }
+
+/**
+ * How many more event-loop turns a group stays open while writes keep joining it. Under load each extra turn
+ * reads the requests that arrived meanwhile into the same commit (the group closes as soon as a turn adds
+ * nothing, e.g. when every client waits for it); a lone writer commits at the end of its own turn as before.
+ */
+const MAX_GROUP_EXTENSIONS = 3;
 
 /**
  * Writable connections of this process, by absolute path (group commit is off while a file has two). Read-only
@@ -227,9 +239,22 @@ export class SqliteConnection {
     });
     // Every caller awaits it; this keeps a failed commit nobody waits for from being an unhandled rejection.
     committed.catch(() => {});
-    this.group = { committed, resolve: resolveGroup, reject: rejectGroup };
-    setImmediate(() => this.commitGroup());
+    const group = { committed, resolve: resolveGroup, reject: rejectGroup, joined: 0, extended: 0 };
+    this.group = group;
+    setImmediate(this.endOfTurn, group);
   }
+
+  /** Commits `group` at the end of a turn, unless writes joined it during the turn (see MAX_GROUP_EXTENSIONS). */
+  private readonly endOfTurn = (group: CommitGroup): void => {
+    if (this.group !== group) return; // committed early (close, a sibling connection)
+    if (group.joined > 0 && group.extended < MAX_GROUP_EXTENSIONS) {
+      group.joined = 0;
+      group.extended += 1;
+      setImmediate(this.endOfTurn, group);
+      return;
+    }
+    this.commitGroup();
+  };
 
   /**
    * Runs the reads in `fn` against one snapshot (a deferred transaction that never writes), or inside the
@@ -272,6 +297,7 @@ export class SqliteConnection {
   }
 
   private nested<T>(fn: () => T): T {
+    if (this.depth === 1 && this.group !== undefined) this.group.joined += 1;
     const savepoint = `arclight_sp${this.depth}`;
     this.prepare(`SAVEPOINT ${savepoint}`).run();
     this.depth += 1;
