@@ -11,6 +11,8 @@ import {
   SCHEMA_VERSION,
   SqliteBackend,
 } from '../src/sqlite/index.js';
+import { orderBy } from '../src/sqlite/query-builder.js';
+import { ROLLOUTS } from '../src/sqlite/tables.js';
 import { attempt, resources, rollout, span, worker } from './fixtures/records.js';
 
 // What only SqliteBackend does; the StoreBackend contract runs in backend-contract.test.ts.
@@ -36,6 +38,50 @@ describe('SqliteBackend queries', () => {
         /sort_by/,
       );
       expect(backend.getRollout('r1')).toEqual(rollout('r1'));
+    } finally {
+      backend.close();
+    }
+  });
+
+  it('pages rollouts by start time from an index, without sorting the table for each page', () => {
+    const path = join(dir, 'plan.db');
+    new SqliteBackend({ path }).close();
+    const raw = new DatabaseSync(path);
+    try {
+      const plan = (order: 'asc' | 'desc') =>
+        raw
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT data FROM rollouts${orderBy(ROLLOUTS, 'start_time', order)} LIMIT 100 OFFSET 5000`,
+          )
+          .all()
+          .map((row) => String(row.detail));
+      expect(plan('asc')).toEqual(['SCAN rollouts USING INDEX rollouts_by_start_time']);
+      // Descending, ties stay in insertion order: the index orders the times, SQLite sorts only within a tie.
+      expect(plan('desc')).toEqual([
+        'SCAN rollouts USING INDEX rollouts_by_start_time',
+        'USE TEMP B-TREE FOR LAST TERM OF ORDER BY',
+      ]);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('keeps pages in start-time order when an update moves a rollout in time', () => {
+    const backend = new SqliteBackend({ path: ':memory:' });
+    try {
+      backend.insertRollout(rollout('r1', { start_time: 1 }));
+      backend.insertRollout(rollout('r2', { start_time: 2 }));
+      backend.insertRollout(rollout('r3', { start_time: 2 }));
+      backend.putRollout(rollout('r2', { status: 'running', start_time: 2 }));
+      backend.putRollout(rollout('r1', { start_time: 3 }));
+      const ids = (order: 'asc' | 'desc') =>
+        backend
+          .queryRollouts(rolloutQuery({ sort_by: 'start_time', sort_order: order }))
+          .items.map((r) => r.rollout_id);
+      expect(ids('asc')).toEqual(['r2', 'r3', 'r1']);
+      expect(ids('desc')).toEqual(['r1', 'r2', 'r3']); // a tie keeps insertion order
+
+      expect(backend.getRollout('r2')?.status).toBe('running');
     } finally {
       backend.close();
     }
@@ -121,6 +167,7 @@ describe('SqliteBackend file', () => {
     // Put the file back to version 1 (with its index) to open it read-only as an older Arclight left it.
     const raw = new DatabaseSync(path);
     raw.exec('CREATE INDEX spans_by_sequence ON spans (rollout_id, attempt_id, sequence_id)');
+    raw.exec('DROP INDEX rollouts_by_start_time');
     raw.exec('DELETE FROM schema_migrations WHERE version > 1');
     raw.exec('PRAGMA user_version = 1');
     raw.close();
@@ -141,6 +188,11 @@ describe('SqliteBackend file', () => {
       .map((row) => row.name);
     expect(indexes).not.toContain('spans_by_sequence');
     expect(indexes.length).toBeGreaterThan(0); // the UNIQUE index that serves span queries stays
+    const rolloutIndexes = check
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'rollouts'")
+      .all()
+      .map((row) => row.name);
+    expect(rolloutIndexes).toContain('rollouts_by_start_time');
     check.close();
   });
 

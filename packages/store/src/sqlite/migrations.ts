@@ -27,6 +27,18 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) => db.exec('DROP INDEX IF EXISTS spans_by_sequence'),
     readCompatible: true,
   },
+  {
+    // Pages of rollouts by start time (an export, the dashboard) sorted the whole table for every page, and an
+    // OFFSET deep into it kept offset + limit rows in the sorter: paging through 100,000 rollouts took minutes.
+    // The index serves `ORDER BY (start_time IS NULL), start_time, pk` (the rowid ends every index) as it is.
+    version: 3,
+    description: 'index rollouts by start time',
+    up: (db) =>
+      db.exec(
+        'CREATE INDEX IF NOT EXISTS rollouts_by_start_time ON rollouts ((start_time IS NULL), start_time)',
+      ),
+    readCompatible: true,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -133,6 +133,7 @@ export const ROLLOUTS = table<Rollout>({
     n(r.mode),
     n(r.resources_id),
   ],
+  stable: ['start_time'],
 });
 
 export const ATTEMPTS = table<Attempt>({
