@@ -49,7 +49,7 @@ import { addSpanFilters } from '../queries.js';
 import { AttemptTable } from './attempt-table.js';
 import { copyAttempt, copyResources, copyRollout, copySpan, copyWorker } from './copy.js';
 import { FifoQueue } from './fifo-queue.js';
-import { both, Conditions, paginate } from './query.js';
+import { both, Conditions, paginate, SortedPages } from './query.js';
 import { ResourcesTable } from './resources-table.js';
 import { RolloutTable } from './rollout-table.js';
 import {
@@ -72,6 +72,10 @@ export class MemoryBackend implements StoreBackend {
 
   private readonly journal = new UndoJournal();
   private readonly rollouts = new RolloutTable(this.journal);
+  private readonly sortedRollouts = new SortedPages<Rollout>(
+    (rollout) => rollout.rollout_id,
+    (rolloutId) => this.rollouts.get(rolloutId),
+  );
   private readonly attempts = new AttemptTable(this.journal);
   private readonly spans: SpanTable;
   private readonly queue = new FifoQueue<string>();
@@ -117,6 +121,7 @@ export class MemoryBackend implements StoreBackend {
   close(): void {
     this.closed = true;
     this.rollouts.clear();
+    this.sortedRollouts.clear();
     this.attempts.clear();
     this.spans.clear();
     this.queue.clear();
@@ -150,6 +155,14 @@ export class MemoryBackend implements StoreBackend {
       .within('rollout_id', query.rollout_id_in)
       .contains('rollout_id', query.rollout_id_contains)
       .combine(query.filter_logic);
+    if (match === null) {
+      return this.sortedRollouts.page(
+        this.rollouts.version,
+        () => this.rollouts.all(),
+        query,
+        copyRollout,
+      );
+    }
     return paginate(this.rollouts.candidates(query), match, query, copyRollout);
   }
 

@@ -138,14 +138,58 @@ export function paginate<T>(
 
   const matches: T[] = [];
   for (const item of candidates) if (match === null || match(item)) matches.push(item);
-  const keys = matches.map((item) => sortKey(field(item, sortBy), sortBy));
-  const direction = query.sort_order === 'desc' ? -1 : 1;
-  const order = matches.map((_, index) => index);
-  order.sort((i, j) => direction * compareKeys(keys[i]!, keys[j]!) || i - j);
+  return windowOf(sortItems(matches, sortBy, query.sort_order), query, copy);
+}
 
-  const total = matches.length;
-  const end = limit < 0 ? total : Math.min(total, offset + limit);
+/** The window `query` asks for out of `sorted`, each item through `take`; `total` counts them all. */
+function windowOf<S, T>(sorted: readonly S[], query: PageQuery, take: (item: S) => T): Page<T> {
+  const total = sorted.length;
+  const end = query.limit < 0 ? total : Math.min(total, query.offset + query.limit);
   const items: T[] = [];
-  for (let k = offset; k < end; k++) items.push(copy(matches[order[k]!]!));
+  for (let k = query.offset; k < end; k++) items.push(take(sorted[k]!));
   return { items, total };
+}
+
+/** `items` (in insertion order) sorted by `sortBy`, ties kept in insertion order in either direction. */
+function sortItems<T>(items: T[], sortBy: string, sortOrder: PageQuery['sort_order']): T[] {
+  const keys = items.map((item) => sortKey(field(item, sortBy), sortBy));
+  const direction = sortOrder === 'desc' ? -1 : 1;
+  const order = items.map((_, index) => index);
+  order.sort((i, j) => direction * compareKeys(keys[i]!, keys[j]!) || i - j);
+  return order.map((index) => items[index]!);
+}
+
+/**
+ * Pages of a whole table (no filter) sorted by a field, from one sort kept while the table's `version` stays
+ * the same: paging through it (an export) sorts once instead of once per page. Only the keys are kept, so no
+ * record a later write replaced stays alive in the cache.
+ */
+export class SortedPages<T> {
+  private cached: { version: number; sortBy: string; order: string; keys: string[] } | undefined;
+
+  constructor(
+    private readonly keyOf: (item: T) => string,
+    private readonly lookup: (key: string) => T | undefined,
+  ) {}
+
+  page(version: number, all: () => Iterable<T>, query: PageQuery, copy: (item: T) => T): Page<T> {
+    const { sort_by: sortBy, sort_order: order } = query;
+    if (sortBy == null) return paginate(all(), null, query, copy);
+    let cached = this.cached;
+    if (
+      cached === undefined ||
+      cached.version !== version ||
+      cached.sortBy !== sortBy ||
+      cached.order !== order
+    ) {
+      const keys = sortItems([...all()], sortBy, order).map(this.keyOf);
+      cached = { version, sortBy, order, keys };
+      this.cached = cached;
+    }
+    return windowOf(cached.keys, query, (key) => copy(this.lookup(key)!));
+  }
+
+  clear(): void {
+    this.cached = undefined;
+  }
 }

@@ -16,11 +16,17 @@ export class RolloutTable {
   private readonly rows = new Map<string, RolloutRow>();
   private readonly byStatus = new Map<RolloutStatus, Set<string>>();
   private nextOrder = 0;
+  private changes = 0;
 
   constructor(private readonly journal: UndoJournal) {}
 
   get size(): number {
     return this.rows.size;
+  }
+
+  /** Changes with every insert, replacement or removal (for caches of the table's sorted order). */
+  get version(): number {
+    return this.changes;
   }
 
   get(rolloutId: string): Rollout | undefined {
@@ -32,10 +38,12 @@ export class RolloutTable {
     if (this.rows.has(id)) throw new StoreError(`insertRollout: rollout_id "${id}" already exists`);
     this.rows.set(id, { rollout, order: this.nextOrder++ });
     this.index(id, rollout.status);
+    this.changes++;
     if (this.journal.active) {
       this.journal.record(() => {
         this.rows.delete(id);
         this.unindex(id, rollout.status);
+        this.changes++;
       });
     }
   }
@@ -80,6 +88,7 @@ export class RolloutTable {
   clear(): void {
     this.rows.clear();
     this.byStatus.clear();
+    this.changes++;
   }
 
   private inOrder(ids: Iterable<string>): Rollout[] {
@@ -94,6 +103,7 @@ export class RolloutTable {
 
   private replace(id: string, current: RolloutRow, next: RolloutRow): void {
     this.rows.set(id, next);
+    this.changes++;
     if (current.rollout.status !== next.rollout.status) {
       this.unindex(id, current.rollout.status);
       this.index(id, next.rollout.status);

@@ -2,13 +2,44 @@ import { expect, it } from 'vitest';
 import type { QueryRolloutsParams } from '../../src/lightning-store.js';
 import { attemptQuery, rolloutQuery, spanQuery, workerQuery } from '../../src/queries.js';
 import { attempt, rollout, rolloutIds, span, worker } from '../fixtures/records.js';
-import { type ContractCases, withRollouts } from './harness.js';
+import { type ContractCases, rollBack, withRollouts } from './harness.js';
 
 /**
  * Sorting as upstream's in-memory collection: stable (ties in insertion order, also descending), a null
  * `*_time` sorts as +infinity, any other null as ''; strings by code point. Paging applies after sorting.
  */
 export const sortingCases: ContractCases = (backend) => {
+  it('pages of a sorted table follow inserts, updates and the writes a failed transaction undid', () => {
+    const b = backend();
+    const sorted = withRollouts(b, [
+      rollout('r1', { start_time: 2 }),
+      rollout('r2', { start_time: 4 }),
+    ]);
+    const page = (offset: number) =>
+      sorted({ sort_by: 'start_time', limit: 2, offset, sort_order: 'asc' });
+    expect(page(0)).toEqual(['r1', 'r2']);
+    b.insertRollout(rollout('r3', { start_time: 1 }));
+    expect(page(0)).toEqual(['r3', 'r1']);
+    expect(page(2)).toEqual(['r2']);
+    b.putRollout(rollout('r3', { start_time: 5, status: 'running' }));
+    expect(page(0)).toEqual(['r1', 'r2']);
+    expect(b.queryRollouts(rolloutQuery({ sort_by: 'start_time', offset: 2 })).items).toEqual([
+      rollout('r3', { start_time: 5, status: 'running' }),
+    ]);
+    rollBack(b, () => {
+      b.insertRollout(rollout('r4', { start_time: 0 }));
+      b.putRollout(rollout('r1', { start_time: 9 }));
+      expect(page(0)).toEqual(['r4', 'r2']);
+    });
+    expect(page(0)).toEqual(['r1', 'r2']);
+    expect(page(2)).toEqual(['r3']);
+    rollBack(b, () => {
+      b.insertRollout(rollout('r5', { start_time: 0 }));
+      expect(page(0)).toEqual(['r5', 'r1']);
+    });
+    expect(page(0)).toEqual(['r1', 'r2']);
+  });
+
   it('sorts null *_time values as +infinity and keeps ties in insertion order both ways', () => {
     const sorted = withRollouts(backend(), [
       rollout('r1', { end_time: 5 }),
