@@ -1,7 +1,22 @@
-import type { Awaitable, BackendCapacity, BackendCounts, StoreBackend } from './backend.js';
+import type { PaginatedResult, QuerySpansParams } from '@arclight/core';
+import type { Awaitable, BackendCapacity, BackendCounts, Page, StoreBackend } from './backend.js';
 import { BaseLightningStore, type StoreClockOptions } from './base-store.js';
+import { spanQuery } from './queries.js';
+import { paginated } from './record-rules.js';
 import { type ArmedWait, RolloutWaiters } from './rollout-waiters.js';
 import { StoreOperations } from './store-operations.js';
+
+/**
+ * A store that can answer `querySpans` with each span as the JSON text it keeps it as, so a server sends the text
+ * on as it is instead of parsing and serialising every span (SQLite).
+ */
+export interface SpanTextSource {
+  /** `querySpans`, each item a span's JSON text; null when this store keeps no such text (memory). */
+  querySpanTexts(
+    rolloutId: string,
+    params?: QuerySpansParams,
+  ): Promise<PaginatedResult<string> | null>;
+}
 
 export interface BaseStoreOptions extends StoreClockOptions {
   /** How often a waiting `waitForRollouts` re-reads the backend (other processes may write it). */
@@ -13,7 +28,10 @@ export interface BaseStoreOptions extends StoreClockOptions {
  * inside one backend transaction, so calls are atomic and isolated from each other within a process (and, for
  * SQLite, across processes), and a call that throws changes nothing.
  */
-export abstract class BackendLightningStore extends BaseLightningStore<StoreOperations> {
+export abstract class BackendLightningStore
+  extends BaseLightningStore<StoreOperations>
+  implements SpanTextSource
+{
   /** Every call runs its backend transaction before it returns (see the class comment). */
   readonly appliesCallsInOrder = true;
   protected readonly backend: StoreBackend;
@@ -65,6 +83,24 @@ export abstract class BackendLightningStore extends BaseLightningStore<StoreOper
     const result = this.backend.snapshot(this.runReadStep) as T;
     const pending = this.backend.pendingCommit?.();
     return pending === undefined ? result : pending.then(() => result);
+  }
+
+  async querySpanTexts(
+    rolloutId: string,
+    params: QuerySpansParams = {},
+  ): Promise<PaginatedResult<string> | null> {
+    const backend = this.backend;
+    if (backend.querySpanTexts === undefined) return null;
+    const query = spanQuery(rolloutId, params);
+    const page = await this.read(true, (ops): Page<string> => {
+      if (query.attempt_id === 'latest') {
+        const latest = ops.getLatestAttempt(rolloutId);
+        if (latest === undefined) return { items: [], total: 0 };
+        query.attempt_id = latest.attempt_id;
+      }
+      return backend.querySpanTexts!(query);
+    });
+    return paginated(page.items, page, query);
   }
 
   private readStep: ((ops: StoreOperations) => unknown) | undefined;

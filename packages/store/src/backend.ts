@@ -76,6 +76,8 @@ export interface StoreBackend {
   /** Inserts the spans in order; returns one flag per span, false where the primary key already existed. */
   insertSpans(spans: Span[]): boolean[];
   querySpans(query: SpanQuery): Page<Span>;
+  /** `querySpans` with each span as the JSON text it is stored as (optional: backends that keep spans as JSON). */
+  querySpanTexts?(query: SpanQuery): Page<string>;
 
   // ---- span sequence counter (per rollout) ----
   /** Reserves `count` consecutive ids and returns the first; the first id ever handed out is 1. */

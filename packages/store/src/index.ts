@@ -2,7 +2,11 @@ import '@arclight/core/supported-node'; // first: a clear error on Node.js < 22.
 
 export { NotFoundError, StoreClosedError, StoreError, ValidationError } from '@arclight/core';
 export * from './backend.js';
-export { BackendLightningStore, type BaseStoreOptions } from './backend-store.js';
+export {
+  BackendLightningStore,
+  type BaseStoreOptions,
+  type SpanTextSource,
+} from './backend-store.js';
 export { BaseLightningStore, type StoreClockOptions } from './base-store.js';
 // Building blocks for LightningStore implementations outside this package (e.g. @arclight/store-postgres),
 // so that every backend shares one validation and one set of record-level rules.

@@ -1,5 +1,6 @@
-import { SPAN_FILTER_FIELDS } from '@arclight/store';
-import type { FastifyInstance } from 'fastify';
+import type { PaginatedResult } from '@arclight/core';
+import { type LightningStore, SPAN_FILTER_FIELDS, type SpanTextSource } from '@arclight/store';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Fields } from '../http/fields.js';
 import { readSpan } from '../http/models.js';
 import { readFilterLogic, readPage } from '../http/pagination.js';
@@ -12,21 +13,29 @@ export function registerSpanRoutes(app: FastifyInstance, { store }: RouteContext
     return reply.code(201).send(stored);
   });
 
-  const querySpans = async (fields: Fields) => {
+  const texts = hasSpanTexts(store) ? store : undefined;
+  const querySpans = async (fields: Fields, reply: FastifyReply) => {
     const rolloutId = fields.requiredString('rollout_id');
     const attemptId = fields.string('attempt_id') ?? null;
     const filters: Record<string, string | null> = {};
     for (const key of SPAN_FILTER_FIELDS) filters[key] = fields.string(key) ?? null;
-    const page = readPage(fields, 'Span', 'sequence_id');
-    return store.querySpans(rolloutId, {
+    const params = {
       ...filters,
       attempt_id: attemptId,
-      ...page,
+      ...readPage(fields, 'Span', 'sequence_id'),
       filter_logic: readFilterLogic(fields),
-    });
+    };
+    // A store that keeps each span as JSON text (SQLite) hands it over as it is: no parse and re-serialisation.
+    const page = await texts?.querySpanTexts(rolloutId, params);
+    if (page) return reply.type(JSON_TYPE).send(pageJson(page));
+    return store.querySpans(rolloutId, params);
   };
-  app.get(`${API_AGL}/spans`, async (request) => querySpans(Fields.query(request.query)));
-  app.post(`${API_AGL}/spans/search`, async (request) => querySpans(Fields.body(request.body)));
+  app.get(`${API_AGL}/spans`, async (request, reply) =>
+    querySpans(Fields.query(request.query), reply),
+  );
+  app.post(`${API_AGL}/spans/search`, async (request, reply) =>
+    querySpans(Fields.body(request.body), reply),
+  );
 
   app.post(`${API_AGL}/spans/next`, async (request) => {
     const body = Fields.body(request.body);
@@ -34,4 +43,15 @@ export function registerSpanRoutes(app: FastifyInstance, { store }: RouteContext
     const attemptId = body.requiredString('attempt_id');
     return { sequence_id: await store.getNextSpanSequenceId(rolloutId, attemptId) };
   });
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function hasSpanTexts(store: LightningStore): store is LightningStore & SpanTextSource {
+  return typeof (store as Partial<SpanTextSource>).querySpanTexts === 'function';
+}
+
+/** The page as `JSON.stringify` of the parsed spans would write it, with each span's stored text spliced in. */
+function pageJson({ items, limit, offset, total }: PaginatedResult<string>): string {
+  return `{"items":[${items.join(',')}],"limit":${limit},"offset":${offset},"total":${total}}`;
 }

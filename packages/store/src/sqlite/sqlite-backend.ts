@@ -29,6 +29,12 @@ export type SqliteBackendOptions = SqliteConnectionOptions;
 
 type Row = Record<string, SQLOutputValue>;
 
+/** A row's record, parsed from its JSON `data`. */
+const parseData = <T>(row: Row): T => JSON.parse(String(row.data)) as T;
+
+/** A row's record as the JSON text it is stored as. */
+const rowText = (row: Row): string => String(row.data);
+
 /** Rows per multi-row span INSERT (10 parameters each, far below SQLite's limit of 32,766). */
 const SPAN_ROWS_PER_INSERT = 25;
 
@@ -121,7 +127,7 @@ export class SqliteBackend implements StoreBackend {
       .within('rollout_id', query.rollout_id_in)
       .contains('rollout_id', query.rollout_id_contains)
       .where(query.filter_logic);
-    return this.page<Rollout>(ROLLOUTS, where, query);
+    return this.page(ROLLOUTS, where, query, parseData<Rollout>);
   }
 
   rolloutsWithStatus(statuses: readonly RolloutStatus[]): Rollout[] {
@@ -199,10 +205,11 @@ export class SqliteBackend implements StoreBackend {
   }
 
   queryAttempts(rolloutId: string, query: PageQuery): Page<Attempt> {
-    return this.page<Attempt>(
+    return this.page(
       ATTEMPTS,
       new Conditions(ATTEMPTS).require('rollout_id', rolloutId).where(),
       query,
+      parseData<Attempt>,
     );
   }
 
@@ -256,10 +263,17 @@ export class SqliteBackend implements StoreBackend {
   }
 
   querySpans(query: SpanQuery): Page<Span> {
+    return this.page(SPANS, this.spanWhere(query), query, parseData<Span>);
+  }
+
+  querySpanTexts(query: SpanQuery): Page<string> {
+    return this.page(SPANS, this.spanWhere(query), query, rowText);
+  }
+
+  private spanWhere(query: SpanQuery): Clause {
     const conditions = new Conditions(SPANS).require('rollout_id', query.rollout_id);
     if (query.attempt_id != null) conditions.require('attempt_id', query.attempt_id);
-    const where = addSpanFilters(conditions, query).where(query.filter_logic);
-    return this.page<Span>(SPANS, where, query);
+    return addSpanFilters(conditions, query).where(query.filter_logic);
   }
 
   // ---------------------------------------------------------------- span sequence ids
@@ -304,7 +318,7 @@ export class SqliteBackend implements StoreBackend {
       .equals('resources_id', query.resources_id)
       .contains('resources_id', query.resources_id_contains)
       .where('and');
-    return this.page<ResourcesUpdate>(RESOURCES, where, query);
+    return this.page(RESOURCES, where, query, parseData<ResourcesUpdate>);
   }
 
   // ---------------------------------------------------------------- workers
@@ -322,7 +336,7 @@ export class SqliteBackend implements StoreBackend {
       .within('status', query.status_in)
       .contains('worker_id', query.worker_id_contains)
       .where(query.filter_logic);
-    return this.page<Worker>(WORKERS, where, query);
+    return this.page(WORKERS, where, query, parseData<Worker>);
   }
 
   // ---------------------------------------------------------------- statistics
@@ -376,19 +390,27 @@ export class SqliteBackend implements StoreBackend {
     return this.db
       .prepare(sql)
       .all(...params)
-      .map((row: Row) => JSON.parse(String(row.data)) as T);
+      .map(parseData<T>);
   }
 
   private count(sql: string, ...params: SQLInputValue[]): number {
     return Number(this.db.prepare(sql).get(...params)?.n ?? 0);
   }
 
-  /** One page plus the total number of matches, read from one snapshot. */
-  private page<T>(table: Table<unknown>, where: Clause, query: PageQuery): Page<T> {
+  /** One page (each row's `data` through `item`) plus the total number of matches, read from one snapshot. */
+  private page<T>(
+    table: Table<unknown>,
+    where: Clause,
+    query: PageQuery,
+    item: (row: Row) => T,
+  ): Page<T> {
     const from = ` FROM ${table.table}${where.sql}`;
     const sql = `SELECT data${from}${orderBy(table, query.sort_by, query.sort_order)} LIMIT ? OFFSET ?`;
     return this.db.snapshot(() => {
-      const items = this.all<T>(sql, ...where.params, query.limit, query.offset);
+      const items = this.db
+        .prepare(sql)
+        .all(...where.params, query.limit, query.offset)
+        .map(item);
       // The page itself tells the total unless it was cut by the limit or started past the end.
       const complete =
         (query.limit < 0 || items.length < query.limit) && (items.length > 0 || query.offset === 0);
