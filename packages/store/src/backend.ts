@@ -36,8 +36,8 @@ export interface StoreBackend {
   /**
    * Group commit (optional): the transactions of one event-loop turn commit together at its end (SQLite keeps
    * the group open for a few more turns while writes keep joining it); this is the promise of that commit while
-   * one is pending (it rejects, and nothing of the group is kept, if the commit
-   * fails). The store acknowledges a call only after it settles.
+   * one is pending (it rejects, and nothing of the group is kept, if the commit fails). The store acknowledges a
+   * call only after it settles.
    */
   pendingCommit?(): Promise<void> | undefined;
   close(): void;
