@@ -74,6 +74,39 @@ describe('LightningStoreClient.runnerCycle against an Arclight server', () => {
     expect((await store.getRolloutById(second!.rollout_id))?.status).toBe('succeeded');
   });
 
+  it('brings a rollout the resources it is pinned to, or the latest when it has none (memory and SQLite)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arclight-cycle-resources-'));
+    try {
+      for (const store of [
+        new InMemoryLightningStore(),
+        new SqliteLightningStore({ path: join(dir, 'store.sqlite') }),
+      ]) {
+        const client = await serve(store, { retryDelays: [], healthRetryDelays: [] });
+        const [unpinned] = await store.enqueueManyRollouts([{ input: 'before any resources' }]);
+        const older = await store.addResources({
+          prompt: new PromptTemplate({ template: 'old', engine: 'f-string' }),
+        });
+        const [pinned] = await store.enqueueManyRollouts([{ input: 'pinned' }]);
+        expect(pinned!.resources_id).toBe(older.resources_id);
+        const latest = await store.addResources({
+          prompt: new PromptTemplate({ template: 'new', engine: 'f-string' }),
+        });
+
+        const one = await client.runnerCycle({ worker_id: 'w' });
+        expect(one.rollout?.rollout_id).toBe(unpinned!.rollout_id);
+        expect(one.resources?.resources_id).toBe(latest.resources_id);
+        const two = await client.runnerCycle({ worker_id: 'w' });
+        expect(two.rollout?.rollout_id).toBe(pinned!.rollout_id);
+        expect(two.resources?.resources_id).toBe(older.resources_id);
+        expect(two.resources?.resources.prompt).toBeInstanceOf(PromptTemplate);
+        expect((two.resources?.resources.prompt as PromptTemplate).template).toBe('old');
+        await client.close(); // also stops the server and closes the store
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('applies the outcome before the dequeue, whether the store takes the calls together or in turn', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'arclight-cycle-'));
     const log: string[] = [];

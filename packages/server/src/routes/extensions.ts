@@ -20,7 +20,8 @@ export const EXTENSION_NAMES = ['runner-cycle'] as const;
  *    a store error here is reported in `finish_error` and does not stop the rest, as a runner logs and goes on;
  * 2. `heartbeat_stats` → `updateWorker(worker_id, { heartbeat_stats })`;
  * 3. `dequeue` (default true) → `dequeueRollout({ worker_id })`, and for a dequeued rollout its resources:
- *    `getResourcesById(resources_id)`, or `getLatestResources()` when it has none.
+ *    `getResourcesById(resources_id)`, or `getLatestResources()` when it has none (a store that applies calls as
+ *    they are made reads the latest in the dequeue's commit group, and answers with it when the ids match).
  *
  * Answer: `{ finished, finish_error, worker, rollout, resources }` (each `null` when not asked for or absent).
  */
@@ -60,9 +61,17 @@ export function registerExtensionRoutes(app: FastifyInstance, { store }: RouteCo
       answer.worker = await store.updateWorker(workerId, { heartbeat_stats: heartbeatStats });
     }
     if (dequeue) {
+      const dequeued = store.dequeueRollout({ worker_id: workerId });
+      // On a store that applies calls as they are made, the latest resources are read right after the dequeue,
+      // inside its commit group (SQLite: no read transaction of their own after the commit); they answer for a
+      // rollout without resources or pinned to these, else the rollout's own are read by id.
+      const latest = together ? store.getLatestResources() : undefined;
+      latest?.catch(() => {}); // a failure counts only where the answer uses it
       // `finished` never rejects, so the dequeue is awaited first: its failure always has a handler.
-      answer.rollout = await store.dequeueRollout({ worker_id: workerId });
-      if (answer.rollout) answer.resources = await resourcesOf(store, answer.rollout.resources_id);
+      answer.rollout = await dequeued;
+      if (answer.rollout) {
+        answer.resources = await resourcesOf(store, answer.rollout.resources_id, latest);
+      }
     }
     await finished;
     return answer;
@@ -118,11 +127,15 @@ function readBoolean(body: Fields, key: string): boolean | undefined {
   return body.fail(key, 'Input should be a valid boolean');
 }
 
+/** The rollout's resources: by id, or the latest when it has none; `latest`, if given, is the latest already read. */
 async function resourcesOf(
   store: LightningStore,
   resourcesId: string | null | undefined,
+  latest?: Promise<ResourcesUpdate | null>,
 ): Promise<ResourcesUpdate | null> {
-  return resourcesId ? store.getResourcesById(resourcesId) : store.getLatestResources();
+  if (!resourcesId) return latest ?? store.getLatestResources();
+  const known = latest ? await latest.catch(() => null) : null;
+  return known?.resources_id === resourcesId ? known : store.getResourcesById(resourcesId);
 }
 
 function describeStoreError(error: unknown): { status: number; type: string; detail: string } {
