@@ -99,7 +99,7 @@ describe('LightningStoreClient.runnerCycle against an Arclight server', () => {
         expect(two.rollout?.rollout_id).toBe(pinned!.rollout_id);
         expect(two.resources?.resources_id).toBe(older.resources_id);
         expect(two.resources?.resources.prompt).toBeInstanceOf(PromptTemplate);
-        expect((two.resources?.resources.prompt as PromptTemplate).template).toBe('old');
+        expect(two.resources?.resources.prompt).toMatchObject({ template: 'old' });
         await client.close(); // also stops the server and closes the store
       }
     } finally {
