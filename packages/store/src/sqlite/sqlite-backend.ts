@@ -132,7 +132,7 @@ export class SqliteBackend implements StoreBackend {
 
   rolloutsWithStatus(statuses: readonly RolloutStatus[]): Rollout[] {
     if (statuses.length === 0) return [];
-    return this.all<Rollout>(SQL.rolloutsWithStatus, JSON.stringify(statuses));
+    return this.all(parseData<Rollout>, SQL.rolloutsWithStatus, JSON.stringify(statuses));
   }
 
   // ---------------------------------------------------------------- queue
@@ -386,11 +386,12 @@ export class SqliteBackend implements StoreBackend {
     return row === undefined ? undefined : (JSON.parse(String(row.data)) as T);
   }
 
-  private all<T>(sql: string, ...params: SQLInputValue[]): T[] {
+  /** Every row of `sql`, each through `item`. */
+  private all<T>(item: (row: Row) => T, sql: string, ...params: SQLInputValue[]): T[] {
     return this.db
       .prepare(sql)
       .all(...params)
-      .map(parseData<T>);
+      .map(item);
   }
 
   private count(sql: string, ...params: SQLInputValue[]): number {
@@ -407,10 +408,7 @@ export class SqliteBackend implements StoreBackend {
     const from = ` FROM ${table.table}${where.sql}`;
     const sql = `SELECT data${from}${orderBy(table, query.sort_by, query.sort_order)} LIMIT ? OFFSET ?`;
     return this.db.snapshot(() => {
-      const items = this.db
-        .prepare(sql)
-        .all(...where.params, query.limit, query.offset)
-        .map(item);
+      const items = this.all(item, sql, ...where.params, query.limit, query.offset);
       // The page itself tells the total unless it was cut by the limit or started past the end.
       const complete =
         (query.limit < 0 || items.length < query.limit) && (items.length > 0 || query.offset === 0);
