@@ -4,9 +4,14 @@
 // Prints figures; asserts nothing. A fresh server per measurement. Usage (after `npm run build`):
 //   node bench/http-bench.mjs [--targets memory,sqlite,memory-inproc,upstream,ceiling,postgres,postgres-2] [--concurrency 1,8,32]
 //     [--lifecycles 6000] [--seconds 10] [--span-paths otlp,rest] [--otlp-requests 2000] [--otlp-batch 100]
-//     [--senders 8]   (--span-paths '' measures the ingest cell only)
+//     [--senders 8] [--no-runner]   (--span-paths '' measures the ingest cell only)
+// The runner cell (client-server no-op rollouts/s with 4 runner processes, ours against upstream's Trainer) is
+// @arclight/trainer's bench/runner-bench.mjs, run as a child at the end; --no-runner leaves it out.
 // Targets memory-base / sqlite-base run the server of another built checkout (ARCLIGHT_BENCH_BASE=<its root>),
 // for before/after ratios measured in the same run.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatTable, loadLine, machineLine } from './report.mjs';
 import { cleanUp, TARGETS, upstreamAvailable, upstreamVersion } from './targets.mjs';
@@ -25,7 +30,9 @@ const { values } = parseArgs({
     'otlp-requests': { type: 'string', default: '2000' },
     'otlp-batch': { type: 'string', default: '100' },
     senders: { type: 'string', default: '8' },
+    runner: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const targetKeys = values.targets.split(',');
 const levels = values.concurrency.split(',').map(Number);
@@ -112,6 +119,42 @@ for (const row of rows.filter((row) => !row.target.ceiling)) {
   row.cells.ingest = await measure(row, ingestName, (url) => runOtlpIngest(url, otlp));
 }
 
+/**
+ * The runner cell: @arclight/trainer's runner bench for client-server-4 (and upstream's Trainer with 4 runner
+ * processes when the upstream target is measured), in a child process; its `RESULT` line has the rates.
+ */
+function runRunnerCell(withUpstream) {
+  const script = fileURLToPath(new URL('../../trainer/bench/runner-bench.mjs', import.meta.url));
+  if (!existsSync(script)) return Promise.reject(new Error(`missing ${script}`));
+  const only = withUpstream ? 'client-server-4,upstream' : 'client-server-4';
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, '--only', only, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = output.split('\n').find((l) => l.startsWith('RESULT '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice('RESULT '.length)).rate);
+      else reject(new Error(`runner bench exited with ${code}:\n${output.slice(-2000)}`));
+    });
+  });
+}
+
+let runnerRates;
+if (values.runner) {
+  log('runner cell: client-server no-op rollouts/s, 4 runner processes (@arclight/trainer bench):');
+  try {
+    runnerRates = await runRunnerCell(upstreamLabel !== undefined);
+    log(`  ${JSON.stringify(runnerRates)}`);
+  } catch (error) {
+    log(`  ERROR ${error.message}`);
+    notes.push(`runner cell: ${error.message.split('\n')[0]}`);
+  }
+}
+
 const ratioRows = upstreamLabel
   ? rows
       .filter((row) => row.label !== upstreamLabel)
@@ -144,6 +187,19 @@ if (rows.some((row) => row.target.ceiling)) {
 console.log('');
 console.log('lifecycles/s by span path and concurrency c; OTLP ingest in spans/s');
 console.log(formatTable(columns, rows, ratioRows));
+if (runnerRates) {
+  const ours = runnerRates['client-server-4'];
+  const theirs = runnerRates['upstream-4'];
+  const integer = (rate) => Math.round(rate).toLocaleString('en-US');
+  console.log('');
+  console.log(
+    `runner: client-server, 4 runner processes, no-op agent, in-memory store: ours (Trainer + runner-cycle ` +
+      `extension) ${integer(ours)} rollouts/s` +
+      (theirs
+        ? `, upstream agl Trainer ${integer(theirs)} rollouts/s → ${(ours / theirs).toFixed(1)}×`
+        : ', upstream not measured'),
+  );
+}
 if (notes.length > 0) {
   console.log('');
   for (const note of notes) console.log(`note: ${note}`);

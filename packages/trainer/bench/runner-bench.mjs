@@ -3,7 +3,9 @@
 // upstream's server) with 1/4/16 runners, plus upstream agentlightning 0.3.0's own Trainer with
 // ClientServerExecutionStrategy and a no-op agent in the same run (when the venv exists: bash scripts/python-env.sh).
 // `npm run bench -w packages/trainer` (builds first); `-- --only client-server` runs only the configurations
-// whose name contains that text. Client-server runner processes re-run this script with `--config <name>` and
+// whose name contains that text (a comma-separated list: any of them; `upstream` selects upstream's Trainer);
+// `--json` also prints one `RESULT {...}` line with rollouts/s by configuration (the server's http-bench reads
+// it for its runner cell). Client-server runner processes re-run this script with `--config <name>` and
 // ARCLIGHT_ROLE=runner; they only build the trainer of that configuration.
 import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
@@ -156,7 +158,8 @@ function cpuPerRollout(cpu, rollouts) {
 
 const argIndex = process.argv.indexOf('--config');
 const onlyIndex = process.argv.indexOf('--only');
-const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : '';
+const only = (onlyIndex > 0 ? process.argv[onlyIndex + 1] : '').split(',');
+const selected = (name) => only.some((text) => name.includes(text));
 if (isRunnerProcess() && argIndex > 0) {
   const config = CONFIGS.find((c) => c.name === process.argv[argIndex + 1]);
   await trainerFor(config, {}).fit(agent);
@@ -164,7 +167,7 @@ if (isRunnerProcess() && argIndex > 0) {
   const load = loadavg()[0].toFixed(1);
   const rows = [];
   const rate = {};
-  for (const config of CONFIGS.filter((c) => c.name.includes(only))) {
+  for (const config of CONFIGS.filter((c) => selected(c.name))) {
     const out = {};
     await trainerFor(config, out).fit(agent);
     const total = Object.values(out.requests).reduce((a, b) => a + b, 0);
@@ -183,7 +186,7 @@ if (isRunnerProcess() && argIndex > 0) {
     process.stderr.write(`${config.name}: ${rows.at(-1)['rollouts/s']} rollouts/s\n`);
     if (total > 0) process.stderr.write(`  requests: ${JSON.stringify(out.requests)}\n`);
   }
-  if ('upstream-4'.includes(only) || only.includes('upstream')) {
+  if (selected('upstream-4')) {
     const n = 4;
     const result = await upstreamRun(n, UPSTREAM_ROLLOUTS);
     if (result) {
@@ -215,4 +218,5 @@ if (isRunnerProcess() && argIndex > 0) {
     const gain = rate['client-server-4'] / rate['client-server-v0-4'];
     console.log(`client-server-4 / client-server-v0-4 (the extension's gain): ${gain.toFixed(2)}x`);
   }
+  if (process.argv.includes('--json')) console.log(`RESULT ${JSON.stringify({ load, rate })}`);
 }
