@@ -7,13 +7,16 @@
 //    ARCLIGHT_BENCH_REPEAT=<n> writes each format n times and prints the fastest run, for a noisy machine);
 // 3. end to end: exportFromStore from a temp SQLite store of ARCLIGHT_BENCH_STORE_SPANS spans (default
 //    100,000): paginated reads + adapter + writer, in ARCLIGHT_BENCH_STORE_FORMATS (default verl-parquet,
-//    verl-jsonl, trl-dpo).
+//    verl-jsonl, trl-dpo); then the first of those formats again through a server (@arclight/server over the
+//    same file in a child process, read with @arclight/client), with the default read-ahead and with none.
 // CPU s (user + system of the process, thread pool included) next to wall seconds: on a shared machine the
 // wall figures are noisy, the ratio of a format's CPU to its wall time says how much of a core it had.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TracerTraceToTriplet } from '@arclight/adapter';
+import { LightningStoreClient } from '@arclight/client';
 import { createSpan, defaultRolloutConfig } from '@arclight/core';
 import { SqliteLightningStore } from '@arclight/store';
 import { exportFromStore, FORMAT_NAMES, writeExport } from '../dist/index.js';
@@ -196,17 +199,57 @@ if (storeRollouts > 0) {
     await store.addManySpans(rolloutSpans(i).map((s) => ({ ...s, ...ids })));
     await store.updateAttempt(ids.rollout_id, ids.attempt_id, { status: 'succeeded' });
   }
-  for (const format of STORE_FORMATS) {
+  const storeExport = async (from, label, format, options = {}) => {
     start = performance.now();
     const cpu = process.cpuUsage();
-    const summary = await exportFromStore(store, { format, out: join(dir, `store-${format}`) });
+    const summary = await exportFromStore(from, {
+      format,
+      out: join(dir, `store-${format}`),
+      ...options,
+    });
     seconds = (performance.now() - start) / 1000;
     const used = process.cpuUsage(cpu);
     console.log(
-      `store (SQLite, ${fmt(storeRollouts * SPANS_PER_ROLLOUT)} spans) → ${format}: ${fmt(summary.rows)} rows in ${fmt(seconds, 1)} s (CPU ${fmt((used.user + used.system) / 1e6, 1)} s) = ${fmt(summary.rows / seconds)} rows/s, ${fmt((storeRollouts * SPANS_PER_ROLLOUT) / seconds)} spans/s`,
+      `${label} → ${format}: ${fmt(summary.rows)} rows in ${fmt(seconds, 1)} s (CPU ${fmt((used.user + used.system) / 1e6, 1)} s) = ${fmt(summary.rows / seconds)} rows/s, ${fmt((storeRollouts * SPANS_PER_ROLLOUT) / seconds)} spans/s`,
     );
-  }
+  };
+  const label = `store (SQLite, ${fmt(storeRollouts * SPANS_PER_ROLLOUT)} spans)`;
+  for (const format of STORE_FORMATS) await storeExport(store, label, format);
   await store.close();
+  const server = await startServer(join(dir, 'bench.sqlite'));
+  try {
+    const client = new LightningStoreClient(server.url);
+    for (const readAhead of [4, 0]) {
+      await storeExport(
+        client,
+        `${label} through a server, readAhead ${readAhead}`,
+        STORE_FORMATS[0],
+        {
+          readAhead,
+        },
+      );
+    }
+  } finally {
+    server.child.kill();
+  }
+}
+
+/** @arclight/server's bench child serving a SQLite file on a free loopback port. */
+function startServer(path) {
+  const script = new URL('../../server/bench/server-child.mjs', import.meta.url);
+  const child = spawn(process.execPath, [script.pathname, 'sqlite', path], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const ready = /READY (\S+)/.exec(output);
+      if (ready) resolve({ url: ready[1], child });
+    });
+  });
 }
 rmSync(dir, { recursive: true, force: true });
 console.log(`peak RSS of the whole run: ${fmt(process.resourceUsage().maxRSS / 1024)} MB`);

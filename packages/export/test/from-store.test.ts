@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Span, Triplet } from '@arclight/core';
+import { LightningStoreClient } from '@arclight/client';
+import { type Span, type Triplet, ValidationError } from '@arclight/core';
+import { createLightningStoreServer } from '@arclight/server';
 import { InMemoryLightningStore, type LightningStore, SqliteLightningStore } from '@arclight/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -202,6 +204,103 @@ describe('exportFromStore', () => {
     });
     await expect(run).rejects.toThrow('stop here');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reads spans ahead through a server and writes them in order, at most readAhead + 1 reads at a time', async () => {
+    const store = await scenarioStore();
+    const server = createLightningStoreServer(store, { host: '127.0.0.1', port: 0 });
+    const client = new LightningStoreClient(await server.listen());
+    try {
+      let inFlight = 0;
+      let most = 0;
+      // The client with its span reads counted (every other call goes to the client as it is).
+      const counted = new Proxy(client, {
+        get(target, key) {
+          if (key === 'querySpans') {
+            return async (...args: Parameters<LightningStore['querySpans']>) => {
+              most = Math.max(most, ++inFlight);
+              try {
+                return await target.querySpans(...args);
+              } finally {
+                inFlight--;
+              }
+            };
+          }
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const dir = tempDir();
+      const local = join(dir, 'local.jsonl');
+      await exportFromStore(store, { format: 'triplets', out: local });
+      for (const readAhead of [0, 4]) {
+        most = 0;
+        const out = join(dir, `remote-${readAhead}.jsonl`);
+        const summary = await exportFromStore(counted, {
+          format: 'triplets',
+          out,
+          pageSize: 3,
+          readAhead,
+        });
+        expect(summary).toMatchObject({ rows: 12, rollouts: 7 });
+        expect(readFileSync(out, 'utf8')).toBe(readFileSync(local, 'utf8'));
+        // Pages of 3 rollouts: the reads of a page are started together, up to readAhead + 1 of them.
+        expect(most).toBe(readAhead === 0 ? 1 : 3);
+      }
+      most = 0;
+      await exportFromStore(counted, {
+        format: 'triplets',
+        out: join(dir, 'wide.jsonl'),
+        readAhead: 4,
+      });
+      expect(most).toBe(5);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails on a span read that fails, after the rollouts before it, deleting the partial output', async () => {
+    const store = await scenarioStore();
+    const { items } = await store.queryRollouts({ sort_by: 'start_time' });
+    const failing = new Set(items.slice(2, 4).map((r) => r.rollout_id));
+    // The 3rd and 4th rollouts' reads fail; the 4th's is read ahead and must not go unhandled.
+    const broken = new Proxy(store, {
+      get(target, key) {
+        if (key === 'querySpans') {
+          return async (rolloutId: string, ...rest: unknown[]) => {
+            if (failing.has(rolloutId)) throw new Error(`spans of ${rolloutId} unavailable`);
+            return target.querySpans(rolloutId, ...(rest as [undefined]));
+          };
+        }
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const dir = tempDir();
+    const seen: number[] = [];
+    const run = exportFromStore(broken, {
+      format: 'triplets',
+      out: join(dir, 't.jsonl'),
+      onProgress: (p) => seen.push(p.rollouts_done),
+    });
+    await expect(run).rejects.toThrow(`spans of ${items[2]!.rollout_id} unavailable`);
+    expect(seen).toEqual([1, 2]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('rejects a readAhead that is not a non-negative integer', async () => {
+    const store = await scenarioStore();
+    for (const readAhead of [-1, 1.5]) {
+      const run = exportFromStore(store, {
+        format: 'triplets',
+        out: join(tempDir(), 'r.jsonl'),
+        readAhead,
+      });
+      await expect(run).rejects.toThrow(ValidationError);
+      await expect(run).rejects.toThrow(
+        `readAhead: expected a non-negative integer, got ${readAhead}`,
+      );
+    }
   });
 
   it('reads a SQLite store file', async () => {

@@ -36,6 +36,12 @@ export interface ExportFromStoreOptions extends ExportOptions, RolloutSelection 
   pageSize?: number;
   /** Spans per `querySpans` page (default 1000). */
   spanPageSize?: number;
+  /**
+   * Rollouts whose spans are requested while an earlier one is adapted and written (default 4; 0 reads them one
+   * at a time). Against a server this overlaps the round trips with the export's own work; memory holds the
+   * spans of at most this many rollouts more.
+   */
+  readAhead?: number;
   onProgress?: (progress: ExportProgress) => void;
   /** Stops the export between rollouts: the partial file is deleted and the promise rejects with the reason. */
   signal?: AbortSignal;
@@ -60,17 +66,46 @@ export function adapterOf(
     : new TracerTraceToTriplet({ llmCallMatch: EXPORT_LLM_CALL_MATCH, ...(adapter ?? {}) });
 }
 
-function pageSizeOf(name: string, value: number | undefined, fallback: number): number {
+function integerOption(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ValidationError(`${name}: expected a positive integer, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min) {
+    const expected = min === 0 ? 'a non-negative integer' : 'a positive integer';
+    throw new ValidationError(`${name}: expected ${expected}, got ${String(value)}`);
   }
   return value;
 }
 
 /**
+ * Each of `items` with the result of `read(item)`, in order, with the reads of up to `ahead` later items already
+ * started. A read that fails is reported when its item's turn comes (the others' failures are observed, so an
+ * early stop leaves no unhandled rejection).
+ */
+async function* readingAhead<T, R>(
+  items: readonly T[],
+  ahead: number,
+  read: (item: T) => Promise<R>,
+): AsyncGenerator<[T, R]> {
+  const pending: Array<Promise<R>> = [];
+  let started = 0;
+  for (let i = 0; i < items.length; i++) {
+    for (; started < items.length && started <= i + ahead; started++) {
+      const result = read(items[started] as T);
+      result.catch(() => {});
+      pending.push(result);
+    }
+    yield [items[i] as T, await (pending.shift() as Promise<R>)];
+  }
+}
+
+/**
  * Exports a store's rollouts (latest attempt of each) to one file. Rollouts are read page by page and their
- * spans one rollout at a time, adapted to triplets and streamed to the writer. Task-grouped formats (DPO, ART,
+ * spans rollout by rollout (up to `readAhead` rollouts ahead), adapted to triplets and streamed to the writer in
+ * rollout order. Task-grouped formats (DPO, ART,
  * GRPO prompts) read in two passes: first the rollout ids of each task (≈100 bytes per selected rollout), then
  * the rollouts task by task, so memory holds one task's rollouts.
  */
@@ -79,8 +114,9 @@ export async function exportFromStore(
   options: ExportFromStoreOptions,
 ): Promise<ExportSummary> {
   const select = compileSelection(options);
-  const pageSize = pageSizeOf('pageSize', options.pageSize, 100);
-  const spanPageSize = pageSizeOf('spanPageSize', options.spanPageSize, 1000);
+  const pageSize = integerOption('pageSize', options.pageSize, 100, 1);
+  const spanPageSize = integerOption('spanPageSize', options.spanPageSize, 1000, 1);
+  const readAhead = integerOption('readAhead', options.readAhead, 4, 0);
   const adapter = adapterOf(options.adapter);
   const writer = ExportWriter.open({
     ...options,
@@ -101,27 +137,32 @@ export async function exportFromStore(
     total = t;
   };
 
-  const exportRollout = async (rollout: Rollout | AttemptedRollout) => {
-    options.signal?.throwIfAborted();
-    const record = await recordOf(store, rollout, adapter, spanPageSize, (m) => writer.warn(m));
-    if (typeof record === 'string') writer.skipRollouts(record);
-    else await writer.write(record);
-    progress();
+  const exportRollouts = async (rollouts: Array<Rollout | AttemptedRollout>) => {
+    const read = (rollout: Rollout | AttemptedRollout) => spansOf(store, rollout, spanPageSize);
+    for await (const [rollout, spans] of readingAhead(rollouts, readAhead, read)) {
+      options.signal?.throwIfAborted();
+      const record = recordFrom(rollout, spans, adapter, (m) => writer.warn(m));
+      if (typeof record === 'string') writer.skipRollouts(record);
+      else await writer.write(record);
+      progress();
+    }
   };
 
   try {
     if (writer.format.grouping === 'rollout') {
       for await (const page of rolloutPages(store, pageSize, setTotal)) {
+        options.signal?.throwIfAborted();
+        const selected: Array<Rollout | AttemptedRollout> = [];
         for (const rollout of page) {
-          options.signal?.throwIfAborted();
           const reason = select(rollout);
           if (reason) {
             writer.skipRollouts(reason);
             progress();
           } else {
-            await exportRollout(rollout);
+            selected.push(rollout);
           }
         }
+        await exportRollouts(selected);
       }
     } else {
       const tasks = new Map<string, string[]>();
@@ -141,9 +182,7 @@ export async function exportFromStore(
       }
       for (const ids of tasks.values()) {
         for (let i = 0; i < ids.length; i += pageSize) {
-          for (const rollout of await rolloutsById(store, ids.slice(i, i + pageSize))) {
-            await exportRollout(rollout);
-          }
+          await exportRollouts(await rolloutsById(store, ids.slice(i, i + pageSize)));
         }
       }
     }
@@ -154,10 +193,39 @@ export async function exportFromStore(
   return writer.close();
 }
 
+/** The spans of a rollout's latest attempt, in sequence order; undefined when it has no attempt. */
+function spansOf(
+  store: LightningStore,
+  rollout: Rollout | AttemptedRollout,
+  spanPageSize: number,
+): Promise<Span[] | undefined> {
+  if (!isAttemptedRollout(rollout)) return Promise.resolve(undefined);
+  return attemptSpans(store, rollout.rollout_id, rollout.attempt.attempt_id, spanPageSize);
+}
+
 /**
- * One rollout → its export record, or the reason it has none: `no_attempt`, `no_spans`, or `adapter_error`
- * (malformed spans the adapter rejects with a `ValidationError`; the message goes to the summary's warnings).
+ * One rollout and its latest attempt's spans → its export record, or the reason it has none: `no_attempt`,
+ * `no_spans`, or `adapter_error` (malformed spans the adapter rejects with a `ValidationError`; the message goes
+ * to the summary's warnings).
  */
+function recordFrom(
+  rollout: Rollout | AttemptedRollout,
+  spans: Span[] | undefined,
+  adapter: TripletAdapter,
+  warn: (message: string) => void,
+): ExportRecord | string {
+  if (spans === undefined || !isAttemptedRollout(rollout)) return 'no_attempt';
+  if (spans.length === 0) return 'no_spans';
+  try {
+    return { rollout, attempt_id: rollout.attempt.attempt_id, triplets: adapter.adapt(spans) };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    warn(`rollout ${rollout.rollout_id}: the adapter rejected its spans: ${error.message}`);
+    return 'adapter_error';
+  }
+}
+
+/** One rollout → its export record, or the reason it has none (see `recordFrom`). */
 export async function recordOf(
   store: LightningStore,
   rollout: Rollout | AttemptedRollout,
@@ -165,15 +233,5 @@ export async function recordOf(
   spanPageSize: number,
   warn: (message: string) => void,
 ): Promise<ExportRecord | string> {
-  if (!isAttemptedRollout(rollout)) return 'no_attempt';
-  const attemptId = rollout.attempt.attempt_id;
-  const spans = await attemptSpans(store, rollout.rollout_id, attemptId, spanPageSize);
-  if (spans.length === 0) return 'no_spans';
-  try {
-    return { rollout, attempt_id: attemptId, triplets: adapter.adapt(spans) };
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    warn(`rollout ${rollout.rollout_id}: the adapter rejected its spans: ${error.message}`);
-    return 'adapter_error';
-  }
+  return recordFrom(rollout, await spansOf(store, rollout, spanPageSize), adapter, warn);
 }
