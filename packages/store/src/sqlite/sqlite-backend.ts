@@ -20,6 +20,7 @@ import type {
 } from '../backend.js';
 import { addSpanFilters } from '../queries.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
+import { PageEnds, type SeekOrder, seekOrder } from './deep-pages.js';
 import { migrate, readableWithoutMigrating, SCHEMA_VERSION, userVersion } from './migrations.js';
 import { type Clause, Conditions, orderBy } from './query-builder.js';
 import { SPAN_CONFLICT, SQL } from './statements.js';
@@ -31,6 +32,8 @@ type Row = Record<string, SQLOutputValue>;
 
 /** A row's record, parsed from its JSON `data`. */
 const parseData = <T>(row: Row): T => JSON.parse(String(row.data)) as T;
+
+const identity = (row: Row): Row => row;
 
 /** A row's record as the JSON text it is stored as. */
 const rowText = (row: Row): string => String(row.data);
@@ -64,6 +67,7 @@ const UNIQUE_VIOLATIONS = new Set([1555, 2067]);
 export class SqliteBackend implements StoreBackend {
   readonly name = 'sqlite';
   private readonly db: SqliteConnection;
+  private readonly pageEnds = new PageEnds();
 
   constructor(options: SqliteBackendOptions) {
     if (typeof options?.path !== 'string' || options.path === '') {
@@ -398,17 +402,49 @@ export class SqliteBackend implements StoreBackend {
     return Number(this.db.prepare(sql).get(...params)?.n ?? 0);
   }
 
-  /** One page (each row's `data` through `item`) plus the total number of matches, read from one snapshot. */
+  /**
+   * One page (each row's `data` through `item`) plus the total number of matches, read from one snapshot. The
+   * page right after a full page of the same query starts where that one ended when nothing was written in
+   * between (deep-pages.ts); otherwise it is read with LIMIT/OFFSET.
+   */
   private page<T>(
     table: Table<unknown>,
     where: Clause,
     query: PageQuery,
     item: (row: Row) => T,
   ): Page<T> {
+    const order = orderBy(table, query.sort_by, query.sort_order);
+    const seek = query.limit > 0 ? seekOrder(table, query) : undefined;
     const from = ` FROM ${table.table}${where.sql}`;
-    const sql = `SELECT data${from}${orderBy(table, query.sort_by, query.sort_order)} LIMIT ? OFFSET ?`;
+    const sql = `SELECT data${seek ? `, ${seek.columns}` : ''}${from}${order}`;
+    const key = seek && PageEnds.keyOf(sql, where.params);
     return this.db.snapshot(() => {
-      const items = this.all(item, sql, ...where.params, query.limit, query.offset);
+      let token: string | undefined;
+      let rows: Row[] | undefined;
+      if (seek && key !== undefined && this.pageEnds.has(key, query.offset)) {
+        token = this.changeToken();
+        const end = this.pageEnds.take(key, query.offset, token);
+        if (end) rows = this.rowsAfter(table, where, seek, end, query.limit);
+      }
+      rows ??= this.all(
+        identity,
+        `${sql} LIMIT ? OFFSET ?`,
+        ...where.params,
+        query.limit,
+        query.offset,
+      );
+      const last = rows.at(-1);
+      if (seek && key !== undefined && last !== undefined && rows.length === query.limit) {
+        token ??= this.changeToken();
+        const offset = query.offset + rows.length;
+        this.pageEnds.keep(key, {
+          offset,
+          token,
+          key: last.seek_key ?? null,
+          pk: last.seek_pk ?? null,
+        });
+      }
+      const items = rows.map(item);
       // The page itself tells the total unless it was cut by the limit or started past the end.
       const complete =
         (query.limit < 0 || items.length < query.limit) && (items.length > 0 || query.offset === 0);
@@ -417,5 +453,31 @@ export class SqliteBackend implements StoreBackend {
         : this.count(`SELECT count(*) AS n${from}`, ...where.params);
       return { items, total };
     });
+  }
+
+  /** Up to `limit` rows of `where` after `end` in the seek's order, read through its index. */
+  private rowsAfter(
+    table: Table<unknown>,
+    where: Clause,
+    seek: SeekOrder,
+    end: { key: SQLOutputValue; pk: SQLOutputValue },
+    limit: number,
+  ): Row[] {
+    const rows: Row[] = [];
+    const base =
+      where.sql === '' ? ' WHERE ' : ` WHERE (${where.sql.slice(' WHERE '.length)}) AND `;
+    for (const part of seek.after(end.key, end.pk)) {
+      const sql = `SELECT data, ${seek.columns} FROM ${table.table}${base}(${part.where.sql})${part.orderBy} LIMIT ?`;
+      const params = [...where.params, ...part.where.params, limit - rows.length];
+      for (const row of this.all(identity, sql, ...params)) rows.push(row);
+      if (rows.length >= limit) break;
+    }
+    return rows;
+  }
+
+  /** Changes with every write: this connection's (even one rolled back) and other connections' commits. */
+  private changeToken(): string {
+    const row = this.db.prepare(SQL.changeToken).get();
+    return `${String(row?.changes)}:${String(row?.version)}`;
   }
 }

@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StatementSync } from 'node:sqlite';
+import type { RolloutStatus, SortOrder } from '@arclight/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rolloutQuery, spanQuery } from '../src/queries.js';
+import { SqliteBackend } from '../src/sqlite/index.js';
+import { rollout, rolloutIds, span } from './fixtures/records.js';
+
+// Pages that follow a full page start where it ended instead of stepping over OFFSET rows (deep-pages.ts). What
+// must hold: every page is exactly the page LIMIT/OFFSET gives, whatever was written between pages.
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arclight-deep-pages-'));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** 60 rollouts whose start and end times tie and are null, and whose modes are null or tie, in no sorted order. */
+function seed(backend: SqliteBackend): void {
+  for (let i = 0; i < 60; i++) {
+    backend.insertRollout(
+      rollout(`r${String((i * 29) % 60).padStart(2, '0')}`, {
+        start_time: i % 7 === 0 ? null : (i * 37) % 11,
+        end_time: i % 5 === 0 ? null : 60 - i,
+        mode: i % 3 === 0 ? null : i % 2 === 0 ? 'train' : 'val',
+        status: i % 4 === 0 ? 'failed' : 'succeeded',
+      }),
+    );
+  }
+}
+
+/** The SQL of every statement read with `all()` from here on. */
+function readsSeen(): string[] {
+  const seen: string[] = [];
+  const all = StatementSync.prototype.all;
+  vi.spyOn(StatementSync.prototype, 'all').mockImplementation(function (
+    this: StatementSync,
+    ...params
+  ) {
+    seen.push(this.sourceSQL);
+    return all.apply(this, params);
+  });
+  return seen;
+}
+
+type Filter = { status_in?: RolloutStatus[]; rollout_id_contains?: string };
+
+function ids(
+  backend: SqliteBackend,
+  sort_by: string | null,
+  sort_order: SortOrder,
+  filter: Filter,
+  page?: { limit: number; offset: number },
+): string[] {
+  return rolloutIds(
+    backend.queryRollouts(rolloutQuery({ sort_by, sort_order, ...filter, ...page })).items,
+  );
+}
+
+describe('SqliteBackend deep pages', () => {
+  it('continues a full page where it ended and gives exactly the pages LIMIT/OFFSET gives', () => {
+    const backend = new SqliteBackend({ path: join(dir, 'pages.db') });
+    try {
+      seed(backend);
+      const filters: Filter[] = [
+        {},
+        { status_in: ['succeeded'] },
+        { status_in: ['failed'], rollout_id_contains: '1' },
+      ];
+      for (const sort_by of [null, 'start_time', 'end_time', 'mode', 'rollout_id', 'status']) {
+        for (const sort_order of ['asc', 'desc'] as const) {
+          for (const filter of filters) {
+            const everything = ids(backend, sort_by, sort_order, filter);
+            for (const limit of [1, 4, 7]) {
+              const seen = readsSeen();
+              const paged: string[] = [];
+              // Pages that cannot be continued: the first, any after a short page, every descending one.
+              let uncontinued = 0;
+              let previous = 0;
+              for (let offset = 0; offset < everything.length + limit; offset += limit) {
+                const descending = sort_order === 'desc' && sort_by !== null;
+                if (offset === 0 || previous < limit || descending) uncontinued += 1;
+                const page = ids(backend, sort_by, sort_order, filter, { limit, offset });
+                paged.push(...page);
+                previous = page.length;
+              }
+              vi.restoreAllMocks();
+              const where = `${sort_by} ${sort_order} ${JSON.stringify(filter)} limit ${limit}`;
+              expect(paged, where).toEqual(everything);
+              const offsets = seen.filter((sql) => sql.endsWith('LIMIT ? OFFSET ?')).length;
+              expect(offsets, where).toBe(uncontinued);
+            }
+          }
+        }
+      }
+    } finally {
+      backend.close();
+    }
+  });
+
+  it('reads the next page with OFFSET again after a write in between, by this connection or another', () => {
+    const path = join(dir, 'writes.db');
+    const backend = new SqliteBackend({ path });
+    const other = new SqliteBackend({ path });
+    try {
+      seed(backend);
+      const page = (offset: number) => ids(backend, 'start_time', 'asc', {}, { limit: 5, offset });
+      const expected = (offset: number) =>
+        ids(backend, 'start_time', 'asc', {}).slice(offset, offset + 5);
+      expect(page(0)).toEqual(expected(0));
+      // Sorts first: every later row moves one place, so a page continued from the old end would be off by one.
+      backend.insertRollout(rollout('early-1', { start_time: -1 }));
+      expect(page(5)).toEqual(expected(5));
+      other.insertRollout(rollout('early-2', { start_time: -2 }));
+      expect(page(10)).toEqual(expected(10));
+      // An update that moves a rollout to the end of the order, by the other connection.
+      const moved = page(15)[0] as string;
+      other.putRollout({
+        ...(backend.getRollout(moved) as ReturnType<typeof rollout>),
+        start_time: 99,
+      });
+      expect(page(20)).toEqual(expected(20));
+      // It now sorts last of the non-null start times, before the nulls.
+      const order = backend.queryRollouts(rolloutQuery({ sort_by: 'start_time' })).items;
+      const nulls = order.filter((r) => r.start_time === null).length;
+      expect(nulls).toBeGreaterThan(0);
+      expect(order.at(-1 - nulls)?.rollout_id).toBe(moved);
+    } finally {
+      other.close();
+      backend.close();
+    }
+  });
+
+  it('pages spans by sequence id the same way', () => {
+    const backend = new SqliteBackend({ path: join(dir, 'spans.db') });
+    try {
+      backend.insertRollout(rollout('r1'));
+      const spans = Array.from({ length: 23 }, (_, i) =>
+        span('r1', 'a1', `s${String(i).padStart(2, '0')}`, { sequence_id: (i * 7) % 23 }),
+      );
+      backend.insertSpans(spans);
+      const all = backend.querySpans(spanQuery('r1', { sort_by: 'sequence_id' })).items;
+      const seen = readsSeen();
+      const paged = [];
+      for (let offset = 0; offset < 30; offset += 5) {
+        const query = spanQuery('r1', { sort_by: 'sequence_id', limit: 5, offset });
+        paged.push(...backend.querySpans(query).items);
+      }
+      vi.restoreAllMocks();
+      expect(paged.map((s) => s.sequence_id)).toEqual(all.map((s) => s.sequence_id));
+      expect(paged.map((s) => s.sequence_id)).toEqual(Array.from({ length: 23 }, (_, i) => i));
+      // The first page, and the one past the end after the short page at 20.
+      expect(seen.filter((sql) => sql.endsWith('LIMIT ? OFFSET ?'))).toHaveLength(2);
+    } finally {
+      backend.close();
+    }
+  });
+});
