@@ -5,6 +5,7 @@ import {
   type BackendCounts,
   BaseLightningStore,
   type LightningStoreCapabilities,
+  PageEnds,
 } from '@arclight/store';
 import pg from 'pg';
 import { FINISHED_CHANNEL, FinishedListener, finishedPayloads } from './finished-listener.js';
@@ -51,6 +52,8 @@ export class PostgresLightningStore extends BaseLightningStore<Operations> {
   private readonly pool: pg.Pool;
   private scanning: Promise<void> | null = null;
   private readonly listener: FinishedListener;
+  /** Where recent full pages ended, so that the next page of a query need not step over OFFSET rows. */
+  private readonly pageEnds = new PageEnds();
 
   private constructor(options: PostgresStoreOptions) {
     super(options);
@@ -147,7 +150,7 @@ export class PostgresLightningStore extends BaseLightningStore<Operations> {
     this.ensureOpen();
     if (scan) await this.scanForUnhealthyRollouts();
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (client) =>
-      fn(new Operations(new Tables(client), this.now)),
+      fn(new Operations(new Tables(client, this.pageEnds), this.now)),
     );
   }
 

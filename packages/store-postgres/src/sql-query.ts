@@ -60,19 +60,21 @@ export class Conditions {
 
 export function orderBy(columns: Columns, sortBy: string | null, order: SortOrder): string {
   if (sortBy == null) return ' ORDER BY ord';
+  return ` ORDER BY ${sortKey(columns, sortBy)} ${order === 'desc' ? 'DESC' : 'ASC'}, ord`;
+}
+
+/** The expression `sortBy` sorts by (nulls as its kind sorts them); a column that is not sortable is refused. */
+export function sortKey(columns: Columns, sortBy: string): string {
   const kind = Object.hasOwn(columns.sortable, sortBy) ? columns.sortable[sortBy] : undefined;
   if (kind === undefined)
     throw new ValidationError(
       `sort_by: ${columns.table} cannot be sorted by ${JSON.stringify(sortBy)}`,
     );
-  const dir = order === 'desc' ? 'DESC' : 'ASC';
-  const key =
-    kind === 'time'
-      ? `coalesce(${sortBy}, 'Infinity'::float8)`
-      : kind === 'number'
-        ? `coalesce(${sortBy}, 0)`
-        : `coalesce(${sortBy}, '')`;
-  return ` ORDER BY ${key} ${dir}, ord`;
+  return kind === 'time'
+    ? `coalesce(${sortBy}, 'Infinity'::float8)`
+    : kind === 'number'
+      ? `coalesce(${sortBy}, 0)`
+      : `coalesce(${sortBy}, '')`;
 }
 
 const time = 'time' as const;

@@ -10,6 +10,7 @@ import {
   addSpanFilters,
   type BackendCounts,
   type Page,
+  PageEnds,
   type PageQuery,
   type ResourcesQuery,
   type RolloutQuery,
@@ -17,6 +18,7 @@ import {
   type WorkerQuery,
 } from '@arclight/store';
 import type { QueryResultRow } from 'pg';
+import { seekOrder } from './seek-order.js';
 import {
   ATTEMPTS,
   type Columns,
@@ -45,7 +47,14 @@ const json = (value: unknown): string => JSON.stringify(value);
  * every process sharing the database.
  */
 export class Tables {
-  constructor(readonly db: Queryable) {}
+  /**
+   * `pageEnds`: where recent full pages ended, for reads in a read-only transaction only (a transaction's own
+   * writes do not show in its snapshot's text, so they could not tell a page kept before them from one after).
+   */
+  constructor(
+    readonly db: Queryable,
+    private readonly pageEnds?: PageEnds,
+  ) {}
 
   private async docs<T>(sql: string, params: unknown[]): Promise<T[]> {
     const { rows } = await this.db.query<{ doc: T }>(sql, params);
@@ -358,6 +367,11 @@ export class Tables {
     };
   }
 
+  /**
+   * One page plus the total number of matches, from one snapshot (one statement). The page right after a full
+   * page of the same query starts where that one ended, with its total, when it is read in the same snapshot
+   * text (see seek-order.ts); otherwise, or when that read finds no row, it is read with LIMIT/OFFSET.
+   */
   private async page<T>(
     columns: Columns,
     conditions: Conditions,
@@ -365,18 +379,70 @@ export class Tables {
     query: PageQuery,
   ): Promise<Page<T>> {
     const params = [...conditions.params];
-    const n = params.length;
-    const { rows } = await this.db.query<{ doc: T; total: string }>(
-      `SELECT doc, count(*) OVER () AS total FROM ${columns.table}${where}` +
-        `${orderBy(columns, query.sort_by, query.sort_order)} LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...params, query.limit < 0 ? null : query.limit, query.offset],
-    );
-    if (rows.length > 0) return { items: rows.map((r) => r.doc), total: Number(rows[0]!.total) };
-    if (query.offset === 0) return { items: [], total: 0 };
-    const counted = await this.db.query<{ n: string }>(
+    const order = orderBy(columns, query.sort_by, query.sort_order);
+    const seek = this.pageEnds && query.limit > 0 ? seekOrder(columns, query) : undefined;
+    const select = `SELECT doc${seek ? `, ${seek.columns}` : ''}, pg_current_snapshot()::text AS snap`;
+    const key = seek && PageEnds.keyOf(`${select} FROM ${columns.table}${where}${order}`, params);
+    const end = key === undefined ? undefined : this.pageEnds?.at(key, query.offset);
+    let rows: PageRow<T>[] | undefined;
+    let total = 0;
+    if (seek && end) {
+      const seekParams = [...params];
+      const after = seek.after(end, seekParams);
+      const condition =
+        where === '' ? ` WHERE ${after}` : ` WHERE (${where.slice(7)}) AND ${after}`;
+      const read = await this.db.query<PageRow<T>>(
+        `${select} FROM ${columns.table}${condition}${order} LIMIT $${seekParams.length + 1}`,
+        [...seekParams, query.limit],
+      );
+      if (read.rows[0]?.snap === end.token) {
+        rows = read.rows;
+        total = end.total;
+      }
+    }
+    if (rows === undefined) {
+      const n = params.length;
+      const counted = `(SELECT count(*) FROM ${columns.table}${where}) AS total`;
+      ({ rows } = await this.db.query<PageRow<T>>(
+        `${select}, ${counted} FROM ${columns.table}${where}${order} LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...params, query.limit < 0 ? null : query.limit, query.offset],
+      ));
+      if (rows.length === 0) {
+        // Past the end (or nothing matches): the count comes from a statement of its own.
+        return {
+          items: [],
+          total: query.offset === 0 ? 0 : await this.count(columns, where, params),
+        };
+      }
+      total = Number(rows[0]!.total);
+    }
+    const last = rows.at(-1);
+    if (key !== undefined && last !== undefined && rows.length === query.limit) {
+      this.pageEnds?.keep(key, {
+        offset: query.offset + rows.length,
+        token: last.snap,
+        key: last.seek_key,
+        pk: last.seek_pk,
+        total,
+      });
+    }
+    return { items: rows.map((r) => r.doc), total };
+  }
+
+  private async count(columns: Columns, where: string, params: unknown[]): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(
       `SELECT count(*) AS n FROM ${columns.table}${where}`,
       params,
     );
-    return { items: [], total: Number(counted.rows[0]!.n) };
+    return Number(rows[0]!.n);
   }
+}
+
+/** A row of `page`'s statements: the record, its place in the order (seek reads), the snapshot, the total. */
+interface PageRow<T> {
+  doc: T;
+  seek_key?: unknown;
+  seek_pk?: unknown;
+  snap: string;
+  total?: string;
 }

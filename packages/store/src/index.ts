@@ -19,6 +19,7 @@ export {
   StoreFullError,
 } from './memory/index.js';
 export { InMemoryLightningStore, type InMemoryStoreOptions } from './memory-store.js';
+export { type PageEnd, PageEnds } from './page-ends.js';
 export * as storeParams from './params.js';
 export {
   addSpanFilters,

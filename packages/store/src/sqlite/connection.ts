@@ -66,6 +66,7 @@ export class SqliteConnection {
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
   private closed = false;
+  private undone = 0;
   private readonly groupCommit: boolean;
   private readonly fileKey: string | undefined;
   private group: CommitGroup | undefined;
@@ -137,6 +138,14 @@ export class SqliteConnection {
   get handle(): DatabaseSync {
     this.ensureOpen();
     return this.db;
+  }
+
+  /**
+   * How many rollbacks (of a transaction or a savepoint) this connection has made: writes undone after a read saw
+   * them change the data back without adding to `total_changes()` (see seek-order.ts).
+   */
+  get undoCount(): number {
+    return this.undone;
   }
 
   get inTransaction(): boolean {
@@ -327,6 +336,7 @@ export class SqliteConnection {
     ) {
       return;
     }
+    this.undone += 1;
     try {
       this.db.exec(sql);
     } catch (error) {

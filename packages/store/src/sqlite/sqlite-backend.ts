@@ -18,11 +18,12 @@ import type {
   StoreBackend,
   WorkerQuery,
 } from '../backend.js';
+import { type PageEnd, PageEnds } from '../page-ends.js';
 import { addSpanFilters } from '../queries.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
-import { PageEnds, type SeekOrder, seekOrder } from './deep-pages.js';
 import { migrate, readableWithoutMigrating, SCHEMA_VERSION, userVersion } from './migrations.js';
 import { type Clause, Conditions, orderBy } from './query-builder.js';
+import { type SeekOrder, seekOrder } from './seek-order.js';
 import { SPAN_CONFLICT, SQL } from './statements.js';
 import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
 
@@ -404,8 +405,8 @@ export class SqliteBackend implements StoreBackend {
 
   /**
    * One page (each row's `data` through `item`) plus the total number of matches, read from one snapshot. The
-   * page right after a full page of the same query starts where that one ended when nothing was written in
-   * between (deep-pages.ts); otherwise it is read with LIMIT/OFFSET.
+   * page right after a full page of the same query starts where that one ended, with its total, when nothing was
+   * written in between (../page-ends.ts); otherwise it is read with LIMIT/OFFSET.
    */
   private page<T>(
     table: Table<unknown>,
@@ -421,10 +422,14 @@ export class SqliteBackend implements StoreBackend {
     return this.db.snapshot(() => {
       let token: string | undefined;
       let rows: Row[] | undefined;
-      if (seek && key !== undefined && this.pageEnds.has(key, query.offset)) {
+      let total: number | undefined;
+      const end = key === undefined ? undefined : this.pageEnds.at(key, query.offset);
+      if (seek && end) {
         token = this.changeToken();
-        const end = this.pageEnds.take(key, query.offset, token);
-        if (end) rows = this.rowsAfter(table, where, seek, end, query.limit);
+        if (end.token === token) {
+          rows = this.rowsAfter(table, where, seek, end, query.limit);
+          total = end.total;
+        }
       }
       rows ??= this.all(
         identity,
@@ -433,24 +438,23 @@ export class SqliteBackend implements StoreBackend {
         query.limit,
         query.offset,
       );
-      const last = rows.at(-1);
-      if (seek && key !== undefined && last !== undefined && rows.length === query.limit) {
-        token ??= this.changeToken();
-        const offset = query.offset + rows.length;
-        this.pageEnds.keep(key, {
-          offset,
-          token,
-          key: last.seek_key ?? null,
-          pk: last.seek_pk ?? null,
-        });
-      }
       const items = rows.map(item);
       // The page itself tells the total unless it was cut by the limit or started past the end.
       const complete =
         (query.limit < 0 || items.length < query.limit) && (items.length > 0 || query.offset === 0);
-      const total = complete
+      total ??= complete
         ? query.offset + items.length
         : this.count(`SELECT count(*) AS n${from}`, ...where.params);
+      const last = rows.at(-1);
+      if (key !== undefined && last !== undefined && rows.length === query.limit) {
+        this.pageEnds.keep(key, {
+          offset: query.offset + rows.length,
+          token: token ?? this.changeToken(),
+          key: last.seek_key ?? null,
+          pk: last.seek_pk ?? null,
+          total,
+        });
+      }
       return { items, total };
     });
   }
@@ -460,13 +464,13 @@ export class SqliteBackend implements StoreBackend {
     table: Table<unknown>,
     where: Clause,
     seek: SeekOrder,
-    end: { key: SQLOutputValue; pk: SQLOutputValue },
+    end: PageEnd,
     limit: number,
   ): Row[] {
     const rows: Row[] = [];
     const base =
       where.sql === '' ? ' WHERE ' : ` WHERE (${where.sql.slice(' WHERE '.length)}) AND `;
-    for (const part of seek.after(end.key, end.pk)) {
+    for (const part of seek.after(end.key as SQLOutputValue, end.pk as SQLOutputValue)) {
       const sql = `SELECT data, ${seek.columns} FROM ${table.table}${base}(${part.where.sql})${part.orderBy} LIMIT ?`;
       const params = [...where.params, ...part.where.params, limit - rows.length];
       for (const row of this.all(identity, sql, ...params)) rows.push(row);
@@ -475,9 +479,12 @@ export class SqliteBackend implements StoreBackend {
     return rows;
   }
 
-  /** Changes with every write: this connection's (even one rolled back) and other connections' commits. */
+  /**
+   * Changes with every write: this connection's (`total_changes()`: even writes later rolled back), its rollbacks
+   * (which undo writes a read may have seen, in an open commit group) and other connections' commits.
+   */
   private changeToken(): string {
     const row = this.db.prepare(SQL.changeToken).get();
-    return `${String(row?.changes)}:${String(row?.version)}`;
+    return `${String(row?.changes)}:${this.db.undoCount}:${String(row?.version)}`;
   }
 }

@@ -5,7 +5,7 @@ export const SPAN_CONFLICT = ' ON CONFLICT (rollout_id, attempt_id, span_id) DO 
 
 /** The fixed statements of SqliteBackend (queries with filters are built by query-builder.ts). */
 export const SQL = {
-  /** This connection's row changes so far and the count of other connections' commits (deep-pages.ts). */
+  /** This connection's row changes so far and the count of other connections' commits (seek-order.ts). */
   changeToken:
     'SELECT total_changes() AS changes, data_version AS version FROM pragma_data_version',
   rolloutById: 'SELECT data FROM rollouts WHERE rollout_id = ?',

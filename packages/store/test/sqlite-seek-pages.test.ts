@@ -8,7 +8,7 @@ import { rolloutQuery, spanQuery } from '../src/queries.js';
 import { SqliteBackend } from '../src/sqlite/index.js';
 import { rollout, rolloutIds, span } from './fixtures/records.js';
 
-// Pages that follow a full page start where it ended instead of stepping over OFFSET rows (deep-pages.ts). What
+// Pages that follow a full page start where it ended instead of stepping over OFFSET rows (page-ends.ts). What
 // must hold: every page is exactly the page LIMIT/OFFSET gives, whatever was written between pages.
 
 let dir: string;
@@ -20,12 +20,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** 60 rollouts whose start and end times tie and are null, and whose modes are null or tie, in no sorted order. */
+/** 60 rollouts whose start times tie, end times tie or are null, and modes are null or tie, in no sorted order. */
 function seed(backend: SqliteBackend): void {
   for (let i = 0; i < 60; i++) {
     backend.insertRollout(
       rollout(`r${String((i * 29) % 60).padStart(2, '0')}`, {
-        start_time: i % 7 === 0 ? null : (i * 37) % 11,
+        start_time: (i * 37) % 11,
         end_time: i % 5 === 0 ? null : 60 - i,
         mode: i % 3 === 0 ? null : i % 2 === 0 ? 'train' : 'val',
         status: i % 4 === 0 ? 'failed' : 'succeeded',
@@ -34,33 +34,38 @@ function seed(backend: SqliteBackend): void {
   }
 }
 
-/** The SQL of every statement read with `all()` from here on. */
+/** The SQL of every statement read with `all()` or `get()` from here on. */
 function readsSeen(): string[] {
   const seen: string[] = [];
-  const all = StatementSync.prototype.all;
-  vi.spyOn(StatementSync.prototype, 'all').mockImplementation(function (
-    this: StatementSync,
-    ...params
-  ) {
-    seen.push(this.sourceSQL);
-    return all.apply(this, params);
-  });
+  for (const method of ['all', 'get'] as const) {
+    const original = StatementSync.prototype[method] as (...params: unknown[]) => unknown;
+    vi.spyOn(StatementSync.prototype, method).mockImplementation(function (
+      this: StatementSync,
+      ...params: unknown[]
+    ) {
+      seen.push(this.sourceSQL);
+      return original.apply(this, params);
+    } as never);
+  }
   return seen;
 }
 
 type Filter = { status_in?: RolloutStatus[]; rollout_id_contains?: string };
 
-function ids(
+function query(
   backend: SqliteBackend,
   sort_by: string | null,
   sort_order: SortOrder,
   filter: Filter,
   page?: { limit: number; offset: number },
-): string[] {
-  return rolloutIds(
-    backend.queryRollouts(rolloutQuery({ sort_by, sort_order, ...filter, ...page })).items,
+): { ids: string[]; total: number } {
+  const { items, total } = backend.queryRollouts(
+    rolloutQuery({ sort_by, sort_order, ...filter, ...page }),
   );
+  return { ids: rolloutIds(items), total };
 }
+
+const ids = (...args: Parameters<typeof query>): string[] => query(...args).ids;
 
 describe('SqliteBackend deep pages', () => {
   it('continues a full page where it ended and gives exactly the pages LIMIT/OFFSET gives', () => {
@@ -79,21 +84,33 @@ describe('SqliteBackend deep pages', () => {
             for (const limit of [1, 4, 7]) {
               const seen = readsSeen();
               const paged: string[] = [];
+              const totals = new Set<number>();
               // Pages that cannot be continued: the first, any after a short page, every descending one.
               let uncontinued = 0;
+              // Of those, the ones that count the matches: full pages and the one past the end.
+              let counted = 0;
               let previous = 0;
               for (let offset = 0; offset < everything.length + limit; offset += limit) {
                 const descending = sort_order === 'desc' && sort_by !== null;
-                if (offset === 0 || previous < limit || descending) uncontinued += 1;
-                const page = ids(backend, sort_by, sort_order, filter, { limit, offset });
-                paged.push(...page);
-                previous = page.length;
+                const page = query(backend, sort_by, sort_order, filter, { limit, offset });
+                if (offset === 0 || previous < limit || descending) {
+                  uncontinued += 1;
+                  if (page.ids.length === limit || (page.ids.length === 0 && offset > 0))
+                    counted += 1;
+                }
+                paged.push(...page.ids);
+                totals.add(page.total);
+                previous = page.ids.length;
               }
               vi.restoreAllMocks();
               const where = `${sort_by} ${sort_order} ${JSON.stringify(filter)} limit ${limit}`;
               expect(paged, where).toEqual(everything);
+              expect([...totals], where).toEqual([everything.length]);
               const offsets = seen.filter((sql) => sql.endsWith('LIMIT ? OFFSET ?')).length;
               expect(offsets, where).toBe(uncontinued);
+              // A continued page takes the total of the page it continues.
+              const counts = seen.filter((sql) => sql.startsWith('SELECT count(*)')).length;
+              expect(counts, where).toBe(counted);
             }
           }
         }
@@ -109,29 +126,52 @@ describe('SqliteBackend deep pages', () => {
     const other = new SqliteBackend({ path });
     try {
       seed(backend);
-      const page = (offset: number) => ids(backend, 'start_time', 'asc', {}, { limit: 5, offset });
-      const expected = (offset: number) =>
-        ids(backend, 'start_time', 'asc', {}).slice(offset, offset + 5);
+      const page = (offset: number) =>
+        query(backend, 'start_time', 'asc', {}, { limit: 5, offset });
+      const expected = (offset: number) => {
+        const all = ids(backend, 'start_time', 'asc', {});
+        return { ids: all.slice(offset, offset + 5), total: all.length };
+      };
       expect(page(0)).toEqual(expected(0));
-      // Sorts first: every later row moves one place, so a page continued from the old end would be off by one.
+      // Sorts first: every later row moves one place, so a page continued from the old end would be off by one
+      // (and its total one short).
       backend.insertRollout(rollout('early-1', { start_time: -1 }));
       expect(page(5)).toEqual(expected(5));
       other.insertRollout(rollout('early-2', { start_time: -2 }));
       expect(page(10)).toEqual(expected(10));
       // An update that moves a rollout to the end of the order, by the other connection.
-      const moved = page(15)[0] as string;
+      const moved = page(15).ids[0] as string;
       other.putRollout({
         ...(backend.getRollout(moved) as ReturnType<typeof rollout>),
         start_time: 99,
       });
       expect(page(20)).toEqual(expected(20));
-      // It now sorts last of the non-null start times, before the nulls.
-      const order = backend.queryRollouts(rolloutQuery({ sort_by: 'start_time' })).items;
-      const nulls = order.filter((r) => r.start_time === null).length;
-      expect(nulls).toBeGreaterThan(0);
-      expect(order.at(-1 - nulls)?.rollout_id).toBe(moved);
+      // It now sorts last.
+      expect(ids(backend, 'start_time', 'asc', {}).at(-1)).toBe(moved);
     } finally {
       other.close();
+      backend.close();
+    }
+  });
+
+  it('reads the next page with OFFSET again after writes a page saw were rolled back', () => {
+    const backend = new SqliteBackend({ path: join(dir, 'rollback.db') });
+    try {
+      seed(backend);
+      const page = (offset: number) =>
+        query(backend, 'start_time', 'asc', {}, { limit: 5, offset });
+      const before = ids(backend, 'start_time', 'asc', {});
+      expect(() =>
+        backend.transaction(() => {
+          backend.insertRollout(rollout('early', { start_time: -1 }));
+          expect(page(0).ids[0]).toBe('early');
+          expect(page(5).total).toBe(61);
+          throw new Error('undone');
+        }),
+      ).toThrow('undone');
+      // The pages above were continued from data that is gone: this one must not be.
+      expect(page(10)).toEqual({ ids: before.slice(10, 15), total: 60 });
+    } finally {
       backend.close();
     }
   });
