@@ -5,8 +5,8 @@
  * insertion key) is kept with the total and with a change token of the data it was read from; a request for the
  * next page of the same query, read under the same token, starts right after that row through the order's index
  * and takes the total as it was. A backend whose token changes with every write that could be visible (SQLite:
- * `total_changes()` and `data_version`; PostgreSQL: the snapshot) falls back to LIMIT/OFFSET after any write in
- * between, so every page is exactly the page the OFFSET gives.
+ * `total_changes()`, rollbacks and `data_version`; PostgreSQL: the snapshot) falls back to LIMIT/OFFSET after any
+ * write in between, so every page is exactly the page the OFFSET gives.
  */
 
 /** Where a full page ended: the next page's offset, the token it was read under, its last row's place, the total. */
