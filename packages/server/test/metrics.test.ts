@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { harness, listening, span } from './helpers.js';
 import { attribution, request, resourceSpans, SPAN_ID, span as wireSpan } from './wire.js';
 
@@ -112,6 +112,20 @@ describe('Prometheus metrics', () => {
     const upstream = await fetch(`${url}/v1/prometheus/`);
     expect(upstream.status).toBe(200);
     expect(await upstream.text()).toContain('agl_http_total');
+  });
+
+  it('read the store statistics once per scrape, and afresh for the next', async () => {
+    const { url, store } = await listening({ metrics: true });
+    const statistics = vi.spyOn(store, 'statistics');
+    await store.enqueueRollout({ input: 1 });
+    const first = await (await fetch(`${url}/metrics`)).text();
+    expect(statistics).toHaveBeenCalledTimes(1);
+    expect(sample(first, 'arclight_store_records', { kind: 'rollouts' })).toBe(1);
+    await store.enqueueRollout({ input: 2 });
+    const second = await (await fetch(`${url}/metrics`)).text();
+    expect(statistics).toHaveBeenCalledTimes(2);
+    expect(sample(second, 'arclight_store_records', { kind: 'rollouts' })).toBe(2);
+    expect(sample(second, 'arclight_store_span_bytes')).toBe(0);
   });
 
   it('require the token when one is set', async () => {

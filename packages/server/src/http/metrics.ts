@@ -1,4 +1,4 @@
-import { ROLLOUT_STATUSES } from '@arclight/core';
+import { type LightningStoreStatistics, ROLLOUT_STATUSES } from '@arclight/core';
 import type { LightningStore } from '@arclight/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -93,7 +93,13 @@ export class ServerMetrics {
         this.set(page.total);
       },
     });
-    const statistics = () => store.statistics();
+    // The three gauges below share one `statistics()` per scrape (prom-client collects every metric at once): on a
+    // PostgreSQL store each call counts whole tables.
+    let reading: Promise<LightningStoreStatistics> | undefined;
+    const statistics = () =>
+      (reading ??= store.statistics().finally(() => {
+        reading = undefined;
+      }));
     new Gauge({
       name: 'arclight_store_records',
       help: 'Records in the store, by kind',
