@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { StoreError, ValidationError } from '@arclight/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseSync, type SQLInputValue, StatementSync } from 'node:sqlite';
+import { type RolloutStatus, type SortOrder, StoreError, ValidationError } from '@arclight/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rolloutQuery, spanQuery } from '../src/queries.js';
 import {
   checkSqliteStartup,
@@ -63,6 +63,51 @@ describe('SqliteBackend queries', () => {
       ]);
     } finally {
       raw.close();
+    }
+  });
+
+  it('pages rollouts of some statuses by start time from the (status, start time) index', () => {
+    const path = join(dir, 'status-plan.db');
+    const backend = new SqliteBackend({ path });
+    const raw = new DatabaseSync(path);
+    try {
+      // The SQL of each page as the backend sends it, explained by a second connection.
+      const plan = (status_in: RolloutStatus[], sort_order: SortOrder) => {
+        let sent: { sql: string; params: unknown[] } | undefined;
+        const all = StatementSync.prototype.all;
+        const spy = vi.spyOn(StatementSync.prototype, 'all').mockImplementation(function (
+          this: StatementSync,
+          ...params
+        ) {
+          sent ??= { sql: this.sourceSQL, params };
+          return all.apply(this, params);
+        });
+        backend.queryRollouts(
+          rolloutQuery({ status_in, sort_by: 'start_time', sort_order, limit: 100, offset: 500 }),
+        );
+        spy.mockRestore();
+        if (sent === undefined) throw new Error('queryRollouts read nothing');
+        return raw
+          .prepare(`EXPLAIN QUERY PLAN ${sent.sql}`)
+          .all(...(sent.params as SQLInputValue[]))
+          .map((row) => String(row.detail));
+      };
+      const search = 'SEARCH rollouts USING INDEX rollouts_by_status_start (status=?)';
+      // One status: the index gives the order (SQLite sorts only within a tie when descending).
+      expect(plan(['failed'], 'asc')).toEqual([search]);
+      expect(plan(['failed'], 'desc')).toEqual([
+        search,
+        'USE TEMP B-TREE FOR LAST TERM OF ORDER BY',
+      ]);
+      // Several: each status's first offset + limit rows come in order from the index; only those are sorted.
+      const several = plan(['failed', 'running', 'queuing'], 'asc');
+      expect(several.filter((line) => line === search)).toHaveLength(3);
+      expect(several.filter((line) => line.startsWith('USE TEMP B-TREE'))).toEqual([
+        'USE TEMP B-TREE FOR ORDER BY',
+      ]);
+    } finally {
+      raw.close();
+      backend.close();
     }
   });
 
@@ -193,6 +238,8 @@ describe('SqliteBackend file', () => {
       .all()
       .map((row) => row.name);
     expect(rolloutIndexes).toContain('rollouts_by_start_time');
+    expect(rolloutIndexes).toContain('rollouts_by_status_start');
+    expect(rolloutIndexes).not.toContain('rollouts_by_status');
     check.close();
   });
 

@@ -28,7 +28,7 @@ function seed(backend: SqliteBackend): void {
         start_time: (i * 37) % 11,
         end_time: i % 5 === 0 ? null : 60 - i,
         mode: i % 3 === 0 ? null : i % 2 === 0 ? 'train' : 'val',
-        status: i % 4 === 0 ? 'failed' : 'succeeded',
+        status: i % 4 === 0 ? 'failed' : i % 4 === 1 ? 'running' : 'succeeded',
       }),
     );
   }
@@ -50,7 +50,11 @@ function readsSeen(): string[] {
   return seen;
 }
 
-type Filter = { status_in?: RolloutStatus[]; rollout_id_contains?: string };
+type Filter = {
+  status_in?: RolloutStatus[];
+  rollout_id_contains?: string;
+  filter_logic?: 'and' | 'or';
+};
 
 function query(
   backend: SqliteBackend,
@@ -76,6 +80,10 @@ describe('SqliteBackend deep pages', () => {
         {},
         { status_in: ['succeeded'] },
         { status_in: ['failed'], rollout_id_contains: '1' },
+        // Several statuses: each read on its own (readRows' arms), duplicates once.
+        { status_in: ['succeeded', 'failed'] },
+        { status_in: ['running', 'failed', 'running'], rollout_id_contains: '2' },
+        { status_in: ['running', 'failed'], rollout_id_contains: '2', filter_logic: 'or' },
       ];
       for (const sort_by of [null, 'start_time', 'end_time', 'mode', 'rollout_id', 'status']) {
         for (const sort_order of ['asc', 'desc'] as const) {

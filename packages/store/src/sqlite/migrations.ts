@@ -39,6 +39,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     readCompatible: true,
   },
+  {
+    // A page of rollouts of one status in start-time order (the dashboard's status filter) sorted every rollout of
+    // that status: 200,000 rollouts of one status, 293 ms a page. The status index becomes (status, start time), so
+    // such a page reads its rows in order from the index; lookups and counts by status use its prefix as before,
+    // and a status change still updates one index entry.
+    version: 4,
+    description: 'index rollouts by status and start time',
+    up: (db) =>
+      db.exec(
+        'CREATE INDEX IF NOT EXISTS rollouts_by_status_start ON rollouts (status, (start_time IS NULL), start_time);' +
+          'DROP INDEX IF EXISTS rollouts_by_status',
+      ),
+    readCompatible: true,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -23,6 +23,16 @@ export interface Clause {
 
 const MATCH_NOTHING: Clause = { sql: '0', params: [] };
 
+/** The ` WHERE …` clause `where` (possibly empty) ANDed with the condition `extra`, if any. */
+export function andWhere(where: Clause, extra: Clause | undefined): Clause {
+  if (extra === undefined) return where;
+  const sql =
+    where.sql === ''
+      ? ` WHERE ${extra.sql}`
+      : ` WHERE (${where.sql.slice(' WHERE '.length)}) AND (${extra.sql})`;
+  return { sql, params: [...where.params, ...extra.params] };
+}
+
 /** Builds the conditions of one query against `columns`. Every value is bound, never spliced in. */
 export class Conditions {
   private readonly must: Clause[] = [];
@@ -42,14 +52,24 @@ export class Conditions {
     return this;
   }
 
-  /** Membership; an empty list matches nothing; ignored when the list is null/undefined. */
+  /**
+   * Membership; an empty list matches nothing; ignored when the list is null/undefined. One value is an equality:
+   * SQLite cannot tell that a `json_each` list holds one value, so only `= ?` lets an index on (column, sort key)
+   * serve a page's order (a page of one status in start-time order reads its rows from the index instead of
+   * sorting every rollout of that status).
+   */
   within(column: string, values: readonly string[] | null | undefined): this {
     if (values == null) return this;
     const name = this.column(column);
     this.optional.push(
       values.length === 0
         ? MATCH_NOTHING
-        : { sql: `${name} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] },
+        : values.length === 1
+          ? { sql: `${name} = ?`, params: [values[0]!] }
+          : {
+              sql: `${name} IN (SELECT value FROM json_each(?))`,
+              params: [JSON.stringify(values)],
+            },
     );
     return this;
   }

@@ -22,7 +22,7 @@ import { type PageEnd, PageEnds } from '../page-ends.js';
 import { addSpanFilters } from '../queries.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
 import { migrate, readableWithoutMigrating, SCHEMA_VERSION, userVersion } from './migrations.js';
-import { type Clause, Conditions, orderBy } from './query-builder.js';
+import { andWhere, type Clause, Conditions, orderBy } from './query-builder.js';
 import { type SeekOrder, seekOrder } from './seek-order.js';
 import { SPAN_CONFLICT, SQL } from './statements.js';
 import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
@@ -35,6 +35,12 @@ type Row = Record<string, SQLOutputValue>;
 const parseData = <T>(row: Row): T => JSON.parse(String(row.data)) as T;
 
 const identity = (row: Row): Row => row;
+
+/** A page's WHERE clause, and optionally disjoint parts whose union it is, read one by one (see `readRows`). */
+interface Filter {
+  where: Clause;
+  arms?: Clause[];
+}
 
 /** A row's record as the JSON text it is stored as. */
 const rowText = (row: Row): string => String(row.data);
@@ -127,12 +133,21 @@ export class SqliteBackend implements StoreBackend {
   }
 
   queryRollouts(query: RolloutQuery): Page<Rollout> {
-    const where = new Conditions(ROLLOUTS)
-      .within('status', query.status_in)
-      .within('rollout_id', query.rollout_id_in)
-      .contains('rollout_id', query.rollout_id_contains)
-      .where(query.filter_logic);
-    return this.page(ROLLOUTS, where, query, parseData<Rollout>);
+    const where = (statuses: readonly string[] | null | undefined): Clause =>
+      new Conditions(ROLLOUTS)
+        .within('status', statuses)
+        .within('rollout_id', query.rollout_id_in)
+        .contains('rollout_id', query.rollout_id_contains)
+        .where(query.filter_logic);
+    // Several statuses, ANDed with the rest: a page reads each status's first rows in order from the (status, start
+    // time) index and sorts only those, instead of sorting every rollout of those statuses (see `readRows`).
+    const statuses = [...new Set(query.status_in ?? [])];
+    const anded =
+      query.filter_logic !== 'or' ||
+      (query.rollout_id_in == null && query.rollout_id_contains == null);
+    const arms =
+      statuses.length > 1 && anded ? statuses.map((status) => where([status])) : undefined;
+    return this.page(ROLLOUTS, { where: where(query.status_in), arms }, query, parseData<Rollout>);
   }
 
   rolloutsWithStatus(statuses: readonly RolloutStatus[]): Rollout[] {
@@ -212,7 +227,7 @@ export class SqliteBackend implements StoreBackend {
   queryAttempts(rolloutId: string, query: PageQuery): Page<Attempt> {
     return this.page(
       ATTEMPTS,
-      new Conditions(ATTEMPTS).require('rollout_id', rolloutId).where(),
+      { where: new Conditions(ATTEMPTS).require('rollout_id', rolloutId).where() },
       query,
       parseData<Attempt>,
     );
@@ -268,11 +283,11 @@ export class SqliteBackend implements StoreBackend {
   }
 
   querySpans(query: SpanQuery): Page<Span> {
-    return this.page(SPANS, this.spanWhere(query), query, parseData<Span>);
+    return this.page(SPANS, { where: this.spanWhere(query) }, query, parseData<Span>);
   }
 
   querySpanTexts(query: SpanQuery): Page<string> {
-    return this.page(SPANS, this.spanWhere(query), query, rowText);
+    return this.page(SPANS, { where: this.spanWhere(query) }, query, rowText);
   }
 
   private spanWhere(query: SpanQuery): Clause {
@@ -323,7 +338,7 @@ export class SqliteBackend implements StoreBackend {
       .equals('resources_id', query.resources_id)
       .contains('resources_id', query.resources_id_contains)
       .where('and');
-    return this.page(RESOURCES, where, query, parseData<ResourcesUpdate>);
+    return this.page(RESOURCES, { where }, query, parseData<ResourcesUpdate>);
   }
 
   // ---------------------------------------------------------------- workers
@@ -341,7 +356,7 @@ export class SqliteBackend implements StoreBackend {
       .within('status', query.status_in)
       .contains('worker_id', query.worker_id_contains)
       .where(query.filter_logic);
-    return this.page(WORKERS, where, query, parseData<Worker>);
+    return this.page(WORKERS, { where }, query, parseData<Worker>);
   }
 
   // ---------------------------------------------------------------- statistics
@@ -410,15 +425,16 @@ export class SqliteBackend implements StoreBackend {
    */
   private page<T>(
     table: Table<unknown>,
-    where: Clause,
+    filter: Filter,
     query: PageQuery,
     item: (row: Row) => T,
   ): Page<T> {
+    const { where } = filter;
     const order = orderBy(table, query.sort_by, query.sort_order);
     const seek = query.limit > 0 ? seekOrder(table, query) : undefined;
-    const from = ` FROM ${table.table}${where.sql}`;
-    const sql = `SELECT data${seek ? `, ${seek.columns}` : ''}${from}${order}`;
-    const key = seek && PageEnds.keyOf(sql, where.params);
+    const columns = `data${seek ? `, ${seek.columns}` : ''}`;
+    const key =
+      seek && PageEnds.keyOf(`${columns} FROM ${table.table}${where.sql}${order}`, where.params);
     return this.db.snapshot(() => {
       let token: string | undefined;
       let rows: Row[] | undefined;
@@ -427,24 +443,18 @@ export class SqliteBackend implements StoreBackend {
       if (seek && end) {
         token = this.changeToken();
         if (end.token === token) {
-          rows = this.rowsAfter(table, where, seek, end, query.limit);
+          rows = this.rowsAfter(table, filter, seek, end, query.limit);
           total = end.total;
         }
       }
-      rows ??= this.all(
-        identity,
-        `${sql} LIMIT ? OFFSET ?`,
-        ...where.params,
-        query.limit,
-        query.offset,
-      );
+      rows ??= this.readRows(table, filter, undefined, columns, order, query.limit, query.offset);
       const items = rows.map(item);
       // The page itself tells the total unless it was cut by the limit or started past the end.
       const complete =
         (query.limit < 0 || items.length < query.limit) && (items.length > 0 || query.offset === 0);
       total ??= complete
         ? query.offset + items.length
-        : this.count(`SELECT count(*) AS n${from}`, ...where.params);
+        : this.count(`SELECT count(*) AS n FROM ${table.table}${where.sql}`, ...where.params);
       const last = rows.at(-1);
       if (key !== undefined && last !== undefined && rows.length === query.limit) {
         this.pageEnds.keep(key, {
@@ -459,24 +469,64 @@ export class SqliteBackend implements StoreBackend {
     });
   }
 
-  /** Up to `limit` rows of `where` after `end` in the seek's order, read through its index. */
+  /** Up to `limit` rows of `filter` after `end` in the seek's order, read through its index. */
   private rowsAfter(
     table: Table<unknown>,
-    where: Clause,
+    filter: Filter,
     seek: SeekOrder,
     end: PageEnd,
     limit: number,
   ): Row[] {
     const rows: Row[] = [];
-    const base =
-      where.sql === '' ? ' WHERE ' : ` WHERE (${where.sql.slice(' WHERE '.length)}) AND `;
+    const columns = `data, ${seek.columns}`;
     for (const part of seek.after(end.key as SQLOutputValue, end.pk as SQLOutputValue)) {
-      const sql = `SELECT data, ${seek.columns} FROM ${table.table}${base}(${part.where.sql})${part.orderBy} LIMIT ?`;
-      const params = [...where.params, ...part.where.params, limit - rows.length];
-      for (const row of this.all(identity, sql, ...params)) rows.push(row);
+      const read = this.readRows(
+        table,
+        filter,
+        part.where,
+        columns,
+        part.orderBy,
+        limit - rows.length,
+      );
+      for (const row of read) rows.push(row);
       if (rows.length >= limit) break;
     }
     return rows;
+  }
+
+  /**
+   * `columns` of up to `limit` rows (-1: all) of `filter` and `extra`, in `order`, after `offset` rows (no OFFSET
+   * clause when undefined). A filter with arms (disjoint parts whose union it is, each served in `order` by an
+   * index) reads the first offset + limit rows of each arm and sorts only those: a page of two common statuses
+   * out of 200,000 rollouts took 509 ms sorting every match.
+   */
+  private readRows(
+    table: Table<unknown>,
+    filter: Filter,
+    extra: Clause | undefined,
+    columns: string,
+    order: string,
+    limit: number,
+    offset?: number,
+  ): Row[] {
+    const page = offset === undefined ? ' LIMIT ?' : ' LIMIT ? OFFSET ?';
+    const paging = offset === undefined ? [limit] : [limit, offset];
+    if (filter.arms === undefined || limit < 0) {
+      const where = andWhere(filter.where, extra);
+      const sql = `SELECT ${columns} FROM ${table.table}${where.sql}${order}${page}`;
+      return this.all(identity, sql, ...where.params, ...paging);
+    }
+    const arms = filter.arms.map((arm) => andWhere(arm, extra));
+    const union = arms
+      .map((arm) => `SELECT * FROM (SELECT * FROM ${table.table}${arm.sql}${order} LIMIT ?)`)
+      .join(' UNION ALL ');
+    const params = arms.flatMap((arm) => [...arm.params, (offset ?? 0) + limit]);
+    return this.all(
+      identity,
+      `SELECT ${columns} FROM (${union})${order}${page}`,
+      ...params,
+      ...paging,
+    );
   }
 
   /**
