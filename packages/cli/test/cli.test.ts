@@ -32,6 +32,7 @@ describe('arclight --help', () => {
       '--max-spans-per-request',
       '--max-depth',
       '--max-decompressed-size',
+      '--max-items-per-response',
     ]) {
       expect(result.stdout).toContain(flag);
     }

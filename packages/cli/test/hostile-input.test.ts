@@ -212,6 +212,28 @@ describe('arclight store under hostile input', () => {
     expect((await post('/v1/traces', noIds, json)).status).toBe(400);
   });
 
+  it('a listing larger than limits.maxItemsPerResponse (100,000) → 413 naming it, pages still served', {
+    timeout: 120_000,
+  }, async () => {
+    for (let done = 0; done < 100_000; done += 10_000) {
+      const rollouts = Array.from({ length: 10_000 }, (_, i) => ({ input: { i: done + i } }));
+      const res = await post('/v1/agl/queues/rollouts/enqueue', JSON.stringify({ rollouts }), json);
+      expect(res.status).toBe(201);
+    }
+    for (const path of ['/v1/agl/rollouts', '/v1/agl/rollouts?limit=200000']) {
+      const res = await fetch(`${url}${path}`);
+      expect(res.status, path).toBe(413);
+      expect(((await res.json()) as { detail: string }).detail, path).toMatch(
+        /^A page of 100001 rollouts exceeds limits\.maxItemsPerResponse \(100000\): ask for them in pages/,
+      );
+    }
+    const page = await fetch(`${url}/v1/agl/rollouts?limit=1000&offset=99500&sort_by=start_time`);
+    expect(page.status).toBe(200);
+    const body = (await page.json()) as { items: unknown[]; total: number };
+    expect(body.items).toHaveLength(501);
+    expect(body.total).toBe(100_001);
+  });
+
   it('afterwards: bounded peak RSS, healthy, earlier data intact', async () => {
     const memory = memoryOf(child.pid!);
     console.log(

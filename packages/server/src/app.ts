@@ -76,7 +76,7 @@ export function buildApp(
   metrics?.install(app);
   if (options.readOnly) installReadOnly(app);
 
-  const context: RouteContext = { store, closing };
+  const context: RouteContext = { store, closing, limits: options.limits };
   registerMiscRoutes(app, context);
   registerQueueRoutes(app, context);
   registerRolloutRoutes(app, context);

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
+import { InMemoryLightningStore, SqliteLightningStore } from '@arclight/store';
 import { describe, expect, it } from 'vitest';
-import { harness } from './helpers.js';
+import { harness, span as restSpan } from './helpers.js';
 import {
   attribution,
   emptySpansRequest,
@@ -295,4 +296,60 @@ describe('REST: free-form JSON fields nested too deep are a 400, not a 500', () 
     });
     expect(res.statusCode).toBe(201);
   });
+});
+
+describe('limits.maxItemsPerResponse', () => {
+  for (const backend of ['memory', 'sqlite'] as const) {
+    it(`caps every page answer, whatever limit asks for (${backend})`, async () => {
+      const store =
+        backend === 'memory'
+          ? new InMemoryLightningStore()
+          : new SqliteLightningStore({ path: ':memory:' });
+      const h = await harness({ limits: { maxItemsPerResponse: 3 } }, store);
+      await h.store.enqueueManyRollouts([1, 2, 3, 4, 5].map((input) => ({ input })));
+      const rollout = await h.store.startRollout({ input: 6 });
+      const { rollout_id, attempt } = rollout;
+      const A = '/v1/agl';
+      for (let i = 1; i <= 5; i++) {
+        const body = restSpan(rollout_id, attempt.attempt_id, {
+          span_id: `00000000000000b${i}`,
+          sequence_id: i,
+        });
+        expect((await h.call('POST', `${A}/spans`, body)).status).toBe(201);
+      }
+      const refused = [
+        ['GET', `${A}/rollouts`],
+        ['GET', `${A}/rollouts?limit=4`],
+        ['GET', `${A}/rollouts?limit=-1&offset=2`],
+        ['GET', `${A}/spans?rollout_id=${rollout_id}`],
+        ['GET', `${A}/spans?rollout_id=${rollout_id}&limit=100`],
+      ] as const;
+      for (const [method, url] of refused) {
+        const res = await h.call(method, url);
+        expect(res.status, url).toBe(413);
+        expect((res.json as { detail: string }).detail, url).toMatch(
+          /^A page of \d+ (rollouts|spans) exceeds limits\.maxItemsPerResponse \(3\): ask for them in pages/,
+        );
+      }
+      const search = await h.call('POST', `${A}/rollouts/search`, { status_in: ['queuing'] });
+      expect(search.status).toBe(413);
+      expect((search.json as { detail: string }).detail).toContain('A page of 5 rollouts');
+
+      // Pages within the cap, and unlimited answers that fit in it, are served as asked (limit echoed).
+      const paged = await h.call('GET', `${A}/rollouts?limit=3&offset=3`);
+      expect(paged.json).toMatchObject({ limit: 3, offset: 3, total: 6 });
+      expect((paged.json as { items: unknown[] }).items).toHaveLength(3);
+      const tail = await h.call('GET', `${A}/rollouts?offset=4`);
+      expect(tail.status).toBe(200);
+      expect(tail.json).toMatchObject({ limit: -1, offset: 4, total: 6 });
+      expect((tail.json as { items: unknown[] }).items).toHaveLength(2);
+      const spans = await h.call('GET', `${A}/spans?rollout_id=${rollout_id}&offset=2&limit=50`);
+      expect(spans.json).toMatchObject({ limit: 50, offset: 2, total: 5 });
+      expect(
+        (spans.json as { items: { sequence_id: number }[] }).items.map((s) => s.sequence_id),
+      ).toEqual([3, 4, 5]);
+      const attempts = await h.call('GET', `${A}/rollouts/${rollout_id}/attempts`);
+      expect(attempts.json).toMatchObject({ limit: -1, total: 1 });
+    });
+  }
 });

@@ -42,6 +42,7 @@ export interface StoreCommandOptions {
   maxAttributesPerSpan?: number;
   maxAttributeValueSize?: number;
   maxDepth?: number;
+  maxItemsPerResponse?: number;
   maxDecompressedSize?: number;
   /** Serve the dashboard at `/` (`--no-dashboard` turns it off). */
   dashboard?: boolean;
@@ -128,6 +129,11 @@ export function registerStoreCommand(program: Command): void {
       parsePositiveInt,
     )
     .option(
+      '--max-items-per-response <n>',
+      'rollouts, attempts, spans, resources or workers in one page answer, whatever limit asks for (default 100000)',
+      parsePositiveInt,
+    )
+    .option(
       '--max-decompressed-size <bytes>',
       'size of a gzip OTLP body once decompressed (default: --body-limit)',
       parseByteSize,
@@ -209,6 +215,7 @@ export async function runStore(options: StoreCommandOptions): Promise<number> {
       maxAttributeValueBytes: options.maxAttributeValueSize,
       maxDepth: options.maxDepth,
       maxDecompressedBytes: options.maxDecompressedSize,
+      maxItemsPerResponse: options.maxItemsPerResponse,
     },
     logger:
       !options.logLevel || options.logLevel === 'silent'

@@ -21,6 +21,11 @@ export interface RequestLimits {
   maxValuesPerRequest: number;
   /** Size of a gzip-compressed OTLP body once decompressed. Default: the body limit. */
   maxDecompressedBytes: number;
+  /**
+   * Items (rollouts, attempts, spans, resources, workers) in one page answer, whatever `limit` asks for (-1
+   * included). Default 100,000.
+   */
+  maxItemsPerResponse: number;
 }
 
 export const DEFAULT_LIMITS: Omit<RequestLimits, 'maxDecompressedBytes'> = {
@@ -29,6 +34,7 @@ export const DEFAULT_LIMITS: Omit<RequestLimits, 'maxDecompressedBytes'> = {
   maxAttributeValueBytes: 16 * 1024 * 1024,
   maxDepth: 64,
   maxValuesPerRequest: 2_000_000,
+  maxItemsPerResponse: 100_000,
 };
 
 /** Levels a REST body adds around its free-form fields (`{"metadata": …}`, `{"rollouts": [{"input": …}]}`). */
@@ -47,8 +53,8 @@ export type LimitName = keyof RequestLimits;
 /** A request over one of the limits; `reason` is the limit's name. */
 export class LimitError extends HttpError {
   readonly reason: LimitName;
-  constructor(statusCode: 400 | 413, reason: LimitName, limit: number, what: string) {
-    super(statusCode, `${what} exceeds limits.${reason} (${limit})`);
+  constructor(statusCode: 400 | 413, reason: LimitName, limit: number, what: string, fix?: string) {
+    super(statusCode, `${what} exceeds limits.${reason} (${limit})${fix ? `: ${fix}` : ''}`);
     this.name = 'LimitError';
     this.reason = reason;
   }

@@ -3,11 +3,13 @@ import {
   type FilterLogic,
   MODEL_FIELDS,
   type ModelName,
+  type PaginatedResult,
   SORT_ORDERS,
   type SortOrder,
 } from '@arclight/core';
 import { badRequest } from './errors.js';
 import type { Fields } from './fields.js';
+import { LimitError, type RequestLimits } from './limits.js';
 
 export interface PageRequest {
   limit: number;
@@ -44,6 +46,34 @@ export function readPage(
     throw badRequest('offset: must be greater than or equal to 0');
   }
   return { limit, offset, sort_by: sortBy, sort_order: sortOrder as SortOrder };
+}
+
+/**
+ * A page read through `read` with at most `limits.maxItemsPerResponse` items in the answer. A page asked for
+ * without a limit, or with a larger one, is read with one item more than the cap; when that many come back the
+ * request is refused (413) rather than the server building an answer of any size (1,000,000 rollouts: gigabytes of
+ * heap, or a string past V8's longest). The answer echoes the limit asked for.
+ */
+export async function boundedPage<P extends PaginatedResult<unknown> | null>(
+  page: PageRequest,
+  limits: RequestLimits,
+  what: string,
+  read: (page: PageRequest) => Promise<P>,
+): Promise<P> {
+  const cap = limits.maxItemsPerResponse;
+  if (page.limit !== -1 && page.limit <= cap) return read(page);
+  const result = await read({ ...page, limit: cap + 1 });
+  if (result === null) return result; // a source without this page (see routes/spans.ts)
+  if (result.items.length > cap) {
+    throw new LimitError(
+      413,
+      'maxItemsPerResponse',
+      cap,
+      `A page of ${result.total - page.offset} ${what}`,
+      'ask for them in pages (limit and offset)',
+    );
+  }
+  return { ...result, limit: page.limit } as P;
 }
 
 /** Reads `filter_logic` (default `and`); other values → 400. */

@@ -2,7 +2,7 @@ import { ATTEMPT_STATUSES } from '@arclight/core';
 import type { UpdateAttemptParams } from '@arclight/store';
 import type { FastifyInstance } from 'fastify';
 import { Fields } from '../http/fields.js';
-import { readPage } from '../http/pagination.js';
+import { boundedPage, readPage } from '../http/pagination.js';
 import { API_AGL, type IdParams, type RouteContext } from './context.js';
 import { nullNotAllowed } from './rollouts.js';
 
@@ -10,7 +10,7 @@ type RolloutParams = { Params: Pick<IdParams, 'rollout_id'> };
 type AttemptParams = { Params: Pick<IdParams, 'rollout_id' | 'attempt_id'> };
 
 /** Attempts of a rollout: start, query, search, latest, update. */
-export function registerAttemptRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function registerAttemptRoutes(app: FastifyInstance, { store, limits }: RouteContext): void {
   const base = `${API_AGL}/rollouts/:rollout_id/attempts`;
 
   app.post<RolloutParams>(base, async (request, reply) => {
@@ -20,18 +20,15 @@ export function registerAttemptRoutes(app: FastifyInstance, { store }: RouteCont
     return reply.code(201).send(rollout);
   });
 
+  const queryAttempts = (rolloutId: string, fields: Fields) =>
+    boundedPage(readPage(fields, 'Attempt', 'sequence_id'), limits, 'attempts', (page) =>
+      store.queryAttempts(rolloutId, page),
+    );
   app.get<RolloutParams>(base, async (request) =>
-    store.queryAttempts(
-      request.params.rollout_id,
-      readPage(Fields.query(request.query), 'Attempt', 'sequence_id'),
-    ),
+    queryAttempts(request.params.rollout_id, Fields.query(request.query)),
   );
-
   app.post<RolloutParams>(`${base}/search`, async (request) =>
-    store.queryAttempts(
-      request.params.rollout_id,
-      readPage(Fields.body(request.body), 'Attempt', 'sequence_id'),
-    ),
+    queryAttempts(request.params.rollout_id, Fields.body(request.body)),
   );
 
   app.get<RolloutParams>(`${base}/latest`, async (request) =>

@@ -1,10 +1,12 @@
 import type { LightningStore } from '@arclight/store';
+import type { RequestLimits } from '../http/limits.js';
 
 /** What every route module receives. */
 export interface RouteContext {
   store: LightningStore;
   /** Resolves when the server starts closing (long-polls answer early). */
   closing: Promise<void>;
+  limits: RequestLimits;
 }
 
 /** Upstream's path prefixes. */

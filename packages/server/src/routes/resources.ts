@@ -1,20 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { Fields } from '../http/fields.js';
 import { readNamedResources } from '../http/models.js';
-import { readPage } from '../http/pagination.js';
+import { boundedPage, readPage } from '../http/pagination.js';
 import { API_AGL, type IdParams, type RouteContext } from './context.js';
 
 type ResourcesParams = { Params: Pick<IdParams, 'resources_id'> };
 
 /** `GET|POST /resources`, `GET /resources/latest`, `GET|POST /resources/{resources_id}`. */
-export function registerResourceRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function registerResourceRoutes(
+  app: FastifyInstance,
+  { store, limits }: RouteContext,
+): void {
   app.get(`${API_AGL}/resources`, async (request) => {
     const fields = Fields.query(request.query);
     const filters = {
       resources_id: fields.string('resources_id') ?? null,
       resources_id_contains: fields.string('resources_id_contains') ?? null,
     };
-    return store.queryResources({ ...filters, ...readPage(fields, 'ResourcesUpdate', null) });
+    const page = readPage(fields, 'ResourcesUpdate', null);
+    return boundedPage(page, limits, 'resources', (bounded) =>
+      store.queryResources({ ...filters, ...bounded }),
+    );
   });
 
   app.post(`${API_AGL}/resources`, async (request, reply) => {

@@ -4,13 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../http/errors.js';
 import { Fields } from '../http/fields.js';
 import { readRolloutConfig } from '../http/models.js';
-import { readFilterLogic, readPage } from '../http/pagination.js';
+import { boundedPage, readFilterLogic, readPage } from '../http/pagination.js';
 import { API_AGL, type IdParams, type RouteContext } from './context.js';
 
 type RolloutParams = { Params: Pick<IdParams, 'rollout_id'> };
 
 /** `POST /rollouts`, `GET /rollouts`, `POST /rollouts/search`, `GET|POST /rollouts/{rollout_id}`. */
-export function registerRolloutRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function registerRolloutRoutes(app: FastifyInstance, { store, limits }: RouteContext): void {
   app.post(`${API_AGL}/rollouts`, async (request, reply) => {
     const body = Fields.body(request.body);
     const rollout = await store.startRollout({
@@ -31,7 +31,10 @@ export function registerRolloutRoutes(app: FastifyInstance, { store }: RouteCont
       rollout_id_contains: fields.string('rollout_id_contains') ?? null,
     };
     const page = readPage(fields, 'Rollout', null);
-    return store.queryRollouts({ ...filters, ...page, filter_logic: readFilterLogic(fields) });
+    const filterLogic = readFilterLogic(fields);
+    return boundedPage(page, limits, 'rollouts', (bounded) =>
+      store.queryRollouts({ ...filters, ...bounded, filter_logic: filterLogic }),
+    );
   };
   app.get(`${API_AGL}/rollouts`, async (request) => queryRollouts(Fields.query(request.query)));
   app.post(`${API_AGL}/rollouts/search`, async (request) =>

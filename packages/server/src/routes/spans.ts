@@ -3,11 +3,11 @@ import { type LightningStore, SPAN_FILTER_FIELDS, type SpanTextSource } from '@a
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Fields } from '../http/fields.js';
 import { readSpan } from '../http/models.js';
-import { readFilterLogic, readPage } from '../http/pagination.js';
+import { boundedPage, readFilterLogic, readPage } from '../http/pagination.js';
 import { API_AGL, type RouteContext } from './context.js';
 
 /** `POST /spans`, `GET /spans`, `POST /spans/search`, `POST /spans/next`. */
-export function registerSpanRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function registerSpanRoutes(app: FastifyInstance, { store, limits }: RouteContext): void {
   app.post(`${API_AGL}/spans`, async (request, reply) => {
     const stored = await store.addSpan(readSpan(request.body));
     return reply.code(201).send(stored);
@@ -19,16 +19,16 @@ export function registerSpanRoutes(app: FastifyInstance, { store }: RouteContext
     const attemptId = fields.string('attempt_id') ?? null;
     const filters: Record<string, string | null> = {};
     for (const key of SPAN_FILTER_FIELDS) filters[key] = fields.string(key) ?? null;
-    const params = {
-      ...filters,
-      attempt_id: attemptId,
-      ...readPage(fields, 'Span', 'sequence_id'),
-      filter_logic: readFilterLogic(fields),
-    };
+    const params = { ...filters, attempt_id: attemptId, filter_logic: readFilterLogic(fields) };
+    const page = readPage(fields, 'Span', 'sequence_id');
     // A store that keeps each span as JSON text (SQLite) hands it over as it is: no parse and re-serialisation.
-    const page = await texts?.querySpanTexts(rolloutId, params);
-    if (page) return reply.type(JSON_TYPE).send(pageJson(page));
-    return store.querySpans(rolloutId, params);
+    const textPage = await boundedPage(page, limits, 'spans', async (bounded) =>
+      texts ? texts.querySpanTexts(rolloutId, { ...params, ...bounded }) : null,
+    );
+    if (textPage) return reply.type(JSON_TYPE).send(pageJson(textPage));
+    return boundedPage(page, limits, 'spans', (bounded) =>
+      store.querySpans(rolloutId, { ...params, ...bounded }),
+    );
   };
   app.get(`${API_AGL}/spans`, async (request, reply) =>
     querySpans(Fields.query(request.query), reply),

@@ -2,21 +2,24 @@ import { WORKER_STATUSES } from '@arclight/core';
 import type { UpdateWorkerParams } from '@arclight/store';
 import type { FastifyInstance } from 'fastify';
 import { Fields } from '../http/fields.js';
-import { readFilterLogic, readPage } from '../http/pagination.js';
+import { boundedPage, readFilterLogic, readPage } from '../http/pagination.js';
 import { API_AGL, type IdParams, type RouteContext } from './context.js';
 import { nullNotAllowed } from './rollouts.js';
 
 type WorkerParams = { Params: Pick<IdParams, 'worker_id'> };
 
 /** `GET /workers`, `POST /workers/search`, `GET|POST /workers/{worker_id}`. */
-export function registerWorkerRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function registerWorkerRoutes(app: FastifyInstance, { store, limits }: RouteContext): void {
   const queryWorkers = async (fields: Fields) => {
     const filters = {
       status_in: fields.enumList('status_in', WORKER_STATUSES) ?? null,
       worker_id_contains: fields.string('worker_id_contains') ?? null,
     };
     const page = readPage(fields, 'Worker', null);
-    return store.queryWorkers({ ...filters, ...page, filter_logic: readFilterLogic(fields) });
+    const filterLogic = readFilterLogic(fields);
+    return boundedPage(page, limits, 'workers', (bounded) =>
+      store.queryWorkers({ ...filters, ...bounded, filter_logic: filterLogic }),
+    );
   };
   app.get(`${API_AGL}/workers`, async (request) => queryWorkers(Fields.query(request.query)));
   app.post(`${API_AGL}/workers/search`, async (request) => queryWorkers(Fields.body(request.body)));
