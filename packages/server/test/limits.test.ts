@@ -350,6 +350,11 @@ describe('limits.maxItemsPerResponse', () => {
       ).toEqual([3, 4, 5]);
       const attempts = await h.call('GET', `${A}/rollouts/${rollout_id}/attempts`);
       expect(attempts.json).toMatchObject({ limit: -1, total: 1 });
+      // A dequeue takes "up to limit": at most the cap, the rest stay queued.
+      const dequeued = await h.call('POST', `${A}/queues/rollouts/dequeue`, { limit: 10 });
+      expect((dequeued.json as unknown[]).length).toBe(3);
+      const queued = await h.call('GET', `${A}/rollouts?status_in=queuing`);
+      expect(queued.json).toMatchObject({ total: 2 });
     });
   }
 });

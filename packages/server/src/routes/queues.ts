@@ -5,7 +5,7 @@ import { readEnqueueRequest } from '../http/models.js';
 import { API_AGL, type RouteContext } from './context.js';
 
 /** `POST /queues/rollouts/enqueue` and `POST /queues/rollouts/dequeue`. */
-export function registerQueueRoutes(app: FastifyInstance, { store }: RouteContext): void {
+export function registerQueueRoutes(app: FastifyInstance, { store, limits }: RouteContext): void {
   app.post(`${API_AGL}/queues/rollouts/enqueue`, async (request, reply) => {
     const body = Fields.body(request.body);
     const list = body.required('rollouts');
@@ -20,7 +20,8 @@ export function registerQueueRoutes(app: FastifyInstance, { store }: RouteContex
 
   app.post(`${API_AGL}/queues/rollouts/dequeue`, async (request) => {
     const body = Fields.body(request.body, true);
-    const limit = body.intOr('limit', 1);
+    // "Up to `limit`": a larger ask gets at most one answer's worth (limits.maxItemsPerResponse); the rest stay queued.
+    const limit = Math.min(body.intOr('limit', 1), limits.maxItemsPerResponse);
     const workerId = body.string('worker_id') ?? null;
     if (limit <= 0) return [];
     if (limit === 1) {
