@@ -219,6 +219,7 @@ describe('arclight store under hostile input', () => {
       const rollouts = Array.from({ length: 10_000 }, (_, i) => ({ input: { i: done + i } }));
       const res = await post('/v1/agl/queues/rollouts/enqueue', JSON.stringify({ rollouts }), json);
       expect(res.status).toBe(201);
+      await res.arrayBuffer(); // read: an unread answer holds its connection until the drain timeout
     }
     for (const path of ['/v1/agl/rollouts', '/v1/agl/rollouts?limit=200000']) {
       const res = await fetch(`${url}${path}`);

@@ -129,3 +129,31 @@ describe('arclight store refuses a broken SQLite file at startup', () => {
     );
   });
 });
+
+describe('arclight store on SIGTERM', () => {
+  it('stops within the drain timeout (10 s) although clients never read their large answers', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = tempDir();
+    const cli = runCli(['store', '--db', join(dir, 'store.sqlite'), '--port', '0'], { cwd: dir });
+    const url = await cli.url;
+    // Answers of ~3 MB each, left unread: each holds its connection busy (this hung the shutdown for good).
+    for (let batch = 0; batch < 10; batch++) {
+      const rollouts = Array.from({ length: 10_000 }, (_, i) => ({ input: { batch, i } }));
+      const res = await fetch(`${url}/v1/agl/queues/rollouts/enqueue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rollouts }),
+      });
+      expect(res.status).toBe(201);
+    }
+    const listing = await fetch(`${url}/v1/agl/rollouts`); // 100,000 rollouts, read in full
+    expect((await listing.arrayBuffer()).byteLength).toBeGreaterThan(10_000_000);
+    const started = performance.now();
+    cli.child.kill('SIGTERM');
+    const finished = await cli.finished;
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(finished.stderr).toContain('arclight store: stopped');
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+});

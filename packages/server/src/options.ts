@@ -23,11 +23,17 @@ export interface LightningStoreServerOptions {
    * opened read-only.
    */
   readOnly?: boolean;
+  /**
+   * Milliseconds `close()` lets in-flight responses finish before it closes their connections (a client that stops
+   * reading a large answer would otherwise hold the shutdown forever). Default 10,000.
+   */
+  drainTimeoutMs?: number;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4747;
 export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 export interface ResolvedServerOptions {
   host: string;
@@ -39,6 +45,7 @@ export interface ResolvedServerOptions {
   limits: RequestLimits;
   metrics: boolean;
   readOnly: boolean;
+  drainTimeoutMs: number;
 }
 
 /** Applies defaults and rejects impossible values with a message naming the option. */
@@ -54,6 +61,12 @@ export function resolveOptions(options: LightningStoreServerOptions = {}): Resol
   if (options.token !== undefined && options.token === '') {
     throw new RangeError('token: must not be empty');
   }
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+  if (!Number.isSafeInteger(drainTimeoutMs) || drainTimeoutMs < 0) {
+    throw new RangeError(
+      `drainTimeoutMs: expected a non-negative integer, got ${String(drainTimeoutMs)}`,
+    );
+  }
   const corsOrigins = (options.corsOrigins ?? []).map((o) => o.trim()).filter((o) => o !== '');
   return {
     host: options.host ?? DEFAULT_HOST,
@@ -65,5 +78,6 @@ export function resolveOptions(options: LightningStoreServerOptions = {}): Resol
     limits: resolveLimits(options.limits, bodyLimit),
     metrics: options.metrics ?? false,
     readOnly: options.readOnly ?? false,
+    drainTimeoutMs,
   };
 }

@@ -9,8 +9,9 @@ export interface LightningStoreServer {
   /** Starts listening; resolves to the base URL, e.g. `http://127.0.0.1:4747`. */
   listen(): Promise<string>;
   /**
-   * Graceful shutdown: stop accepting connections, let in-flight requests finish, then resolve.
-   * Pending `waits/rollouts` long-polls are answered early. The store is left open.
+   * Graceful shutdown: stop accepting connections, let in-flight requests finish, then resolve. Pending
+   * `waits/rollouts` long-polls are answered early; connections still busy after `drainTimeoutMs` (a client that
+   * stopped reading its answer) are closed. The store is left open.
    */
   close(): Promise<void>;
 }
@@ -39,7 +40,8 @@ export function createLightningStoreServer(
     close() {
       if (!closed) {
         signalClosing();
-        closed = app.close();
+        const cutOff = setTimeout(() => app.server.closeAllConnections(), resolved.drainTimeoutMs);
+        closed = app.close().finally(() => clearTimeout(cutOff));
       }
       return closed;
     },

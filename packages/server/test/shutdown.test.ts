@@ -78,6 +78,13 @@ describe('graceful close', () => {
     await store.close();
   });
 
+  it('refuses a drainTimeoutMs that is not a non-negative integer', () => {
+    const store = new InMemoryLightningStore();
+    for (const drainTimeoutMs of [-1, 1.5, Number.NaN]) {
+      expect(() => createLightningStoreServer(store, { drainTimeoutMs })).toThrow(/drainTimeoutMs/);
+    }
+  });
+
   it('close() is idempotent and listen() reports EADDRINUSE for a taken port', async () => {
     const store = new InMemoryLightningStore();
     const first = createLightningStoreServer(store, { port: 0 });
