@@ -22,10 +22,12 @@ export function registerSpanRoutes(app: FastifyInstance, { store, limits }: Rout
     const params = { ...filters, attempt_id: attemptId, filter_logic: readFilterLogic(fields) };
     const page = readPage(fields, 'Span', 'sequence_id');
     // A store that keeps each span as JSON text (SQLite) hands it over as it is: no parse and re-serialisation.
-    const textPage = await boundedPage(page, limits, 'spans', async (bounded) =>
-      texts ? texts.querySpanTexts(rolloutId, { ...params, ...bounded }) : null,
-    );
-    if (textPage) return reply.type(JSON_TYPE).send(pageJson(textPage));
+    if (texts) {
+      const textPage = await boundedPage(page, limits, 'spans', (bounded) =>
+        texts.querySpanTexts(rolloutId, { ...params, ...bounded }),
+      );
+      if (textPage) return reply.type(JSON_TYPE).send(pageJson(textPage));
+    }
     return boundedPage(page, limits, 'spans', (bounded) =>
       store.querySpans(rolloutId, { ...params, ...bounded }),
     );

@@ -488,7 +488,7 @@ export class SqliteBackend implements StoreBackend {
         part.orderBy,
         limit - rows.length,
       );
-      for (const row of read) rows.push(row);
+      rows.push(...read);
       if (rows.length >= limit) break;
     }
     return rows;
