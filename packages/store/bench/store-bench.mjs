@@ -1,4 +1,5 @@
-// LightningStore benchmark: in-process rollout lifecycle and span inserts, memory vs SQLite.
+// LightningStore benchmark: in-process rollout lifecycle, span inserts and reading every rollout page by page,
+// memory vs SQLite.
 // Prints figures; asserts nothing. Usage: node bench/store-bench.mjs [--sizes 10000,100000] [--backends memory,sqlite]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -98,6 +99,7 @@ async function lifecycle(backend, n) {
   for (let s = 0; s < singles; s++, seq++)
     await store.addSpan(makeSpan(target.rollout_id, target.attempt.attempt_id, seq, seq));
   const singleMs = performance.now() - t2;
+  const pages = await readPages(store);
   const stats = await store.statistics();
   await store.close();
   cleanup();
@@ -107,9 +109,38 @@ async function lifecycle(backend, n) {
     'lifecycles/s': rate(n, lifecycleMs),
     'spans/s (batch 100)': rate(spanCount, batchMs),
     'spans/s (single)': rate(singles, singleMs),
+    ...pages,
     'total spans': stats.total_spans.toLocaleString('en-US'),
     'RSS MB': mb(rss),
     'RSS growth MB': mb(rss - rssBefore),
+  };
+}
+
+/**
+ * Every rollout read 100 at a time by start time, oldest and newest first, and newest first among two statuses (the
+ * dashboard's filter): seconds for all pages (an export, the dashboard's last pages, a client paging through).
+ */
+async function readPages(store) {
+  const seconds = async (query) => {
+    const t = performance.now();
+    for (let offset = 0; ; offset += 100) {
+      const page = await store.queryRollouts({
+        ...query,
+        sort_by: 'start_time',
+        limit: 100,
+        offset,
+      });
+      if (page.items.length < 100) break;
+    }
+    return ((performance.now() - t) / 1000).toFixed(2);
+  };
+  return {
+    'pages oldest first s': await seconds({ sort_order: 'asc' }),
+    'pages newest first s': await seconds({ sort_order: 'desc' }),
+    'pages 2 statuses newest first s': await seconds({
+      sort_order: 'desc',
+      status_in: ['succeeded', 'failed'],
+    }),
   };
 }
 

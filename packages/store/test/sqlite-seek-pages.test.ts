@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, StatementSync } from 'node:sqlite';
 import type { RolloutStatus, SortOrder } from '@arclight/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rolloutQuery, spanQuery } from '../src/queries.js';
@@ -93,15 +93,14 @@ describe('SqliteBackend deep pages', () => {
               const seen = readsSeen();
               const paged: string[] = [];
               const totals = new Set<number>();
-              // Pages that cannot be continued: the first, any after a short page, every descending one.
+              // Pages that cannot be continued: the first and any after a short page.
               let uncontinued = 0;
               // Of those, the ones that count the matches: full pages and the one past the end.
               let counted = 0;
               let previous = 0;
               for (let offset = 0; offset < everything.length + limit; offset += limit) {
-                const descending = sort_order === 'desc' && sort_by !== null;
                 const page = query(backend, sort_by, sort_order, filter, { limit, offset });
-                if (offset === 0 || previous < limit || descending) {
+                if (offset === 0 || previous < limit) {
                   uncontinued += 1;
                   if (page.ids.length === limit || (page.ids.length === 0 && offset > 0))
                     counted += 1;
@@ -124,6 +123,49 @@ describe('SqliteBackend deep pages', () => {
         }
       }
     } finally {
+      backend.close();
+    }
+  });
+
+  it('continues a descending page by reading the index backwards from its last row, sorting only ties', () => {
+    const path = join(dir, 'descending.db');
+    const backend = new SqliteBackend({ path });
+    const raw = new DatabaseSync(path);
+    try {
+      seed(backend);
+      // The plan of the statement that reads the page after a full one, explained by a second connection.
+      const continued = (filter: Filter): string[] => {
+        query(backend, 'start_time', 'desc', filter, { limit: 4, offset: 0 });
+        const sent: { sql: string; params: unknown[] }[] = [];
+        const all = StatementSync.prototype.all;
+        vi.spyOn(StatementSync.prototype, 'all').mockImplementation(function (
+          this: StatementSync,
+          ...params
+        ) {
+          sent.push({ sql: this.sourceSQL, params });
+          return all.apply(this, params);
+        });
+        query(backend, 'start_time', 'desc', filter, { limit: 4, offset: 4 });
+        vi.restoreAllMocks();
+        expect(sent).toHaveLength(1);
+        const [{ sql, params }] = sent as [{ sql: string; params: unknown[] }];
+        expect(sql).not.toMatch(/OFFSET/);
+        return raw
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all(...(params as SQLInputValue[]))
+          .map((row) => String(row.detail));
+      };
+      // Not 'USE TEMP B-TREE FOR ORDER BY': that would sort every match for each page.
+      expect(continued({})).toEqual([
+        'SEARCH rollouts USING INDEX rollouts_by_start_time (<expr>=? AND start_time<?)',
+        'USE TEMP B-TREE FOR LAST TERM OF ORDER BY',
+      ]);
+      expect(continued({ status_in: ['succeeded'] })).toEqual([
+        'SEARCH rollouts USING INDEX rollouts_by_status_start (status=? AND <expr>=? AND start_time<?)',
+        'USE TEMP B-TREE FOR LAST TERM OF ORDER BY',
+      ]);
+    } finally {
+      raw.close();
       backend.close();
     }
   });

@@ -88,14 +88,13 @@ describe('PostgresLightningStore deep pages', () => {
               const seen = statementsSeen();
               const paged: string[] = [];
               const totals = new Set<number>();
-              // Pages read with OFFSET: the first, any after a short page, every descending one.
+              // Pages read with OFFSET: the first and any after a short page.
               let uncontinued = 0;
               let previous = 0;
               for (let offset = 0; offset < everything.length + limit; offset += limit) {
-                const descending = sort_order === 'desc' && sort_by !== null;
                 const read = await page(store, sort_by, sort_order, filter, limit, offset);
                 // A continued read that finds no row cannot show its snapshot: that page is read again.
-                const continued = !(offset === 0 || previous < limit || descending);
+                const continued = !(offset === 0 || previous < limit);
                 if (!continued || read.ids.length === 0) uncontinued += 1;
                 paged.push(...read.ids);
                 totals.add(read.total);
@@ -112,6 +111,44 @@ describe('PostgresLightningStore deep pages', () => {
         }
       }
     } finally {
+      await store.close();
+    }
+  });
+
+  it('continues a descending page from the index backwards, sorting only within ties', async () => {
+    const schema = freshSchema();
+    const store = await seeded(schema);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await page(store, 'start_time', 'desc', {}, 4, 0);
+      const sent: { sql: string; params: unknown[] }[] = [];
+      const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+      vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        if (typeof args[0] === 'string' && args[0].startsWith('SELECT doc'))
+          sent.push({ sql: args[0], params: args[1] as unknown[] });
+        return query.apply(this, args);
+      } as never);
+      await page(store, 'start_time', 'desc', {}, 4, 4);
+      vi.restoreAllMocks();
+      expect(sent).toHaveLength(1);
+      const [{ sql, params }] = sent as [{ sql: string; params: unknown[] }];
+      expect(sql).not.toMatch(/OFFSET/);
+      // With sorting priced out, the plan shows what the statement allows: the index read backwards from the
+      // last row's key (an index condition, not a filter over every row) and at most a sort within ties.
+      await client.query(`SET search_path TO "${schema}"`);
+      await client.query('SET enable_sort = off');
+      const { rows } = await client.query(`EXPLAIN ${sql}`, params);
+      const plan = rows.map((row) => String(row['QUERY PLAN'])).join('\n');
+      expect(plan).toContain('Index Scan Backward using rollouts_start_time');
+      expect(plan).toContain("Index Cond: (COALESCE(start_time, 'Infinity'::double precision) <= ");
+      expect(plan).not.toMatch(/^\s*->\s*Sort\b/m);
+    } finally {
+      vi.restoreAllMocks();
+      await client.end();
       await store.close();
     }
   });

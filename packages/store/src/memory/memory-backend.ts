@@ -155,15 +155,20 @@ export class MemoryBackend implements StoreBackend {
       .within('rollout_id', query.rollout_id_in)
       .contains('rollout_id', query.rollout_id_contains)
       .combine(query.filter_logic);
-    if (match === null) {
-      return this.sortedRollouts.page(
-        this.rollouts.version,
-        () => this.rollouts.all(),
-        query,
-        copyRollout,
-      );
-    }
-    return paginate(this.rollouts.candidates(query), match, query, copyRollout);
+    const filter = JSON.stringify([
+      query.status_in,
+      query.rollout_id_in,
+      query.rollout_id_contains,
+      query.filter_logic,
+    ]);
+    return this.sortedRollouts.page(
+      this.rollouts.version,
+      () => this.rollouts.candidates(query),
+      match,
+      filter,
+      query,
+      copyRollout,
+    );
   }
 
   rolloutsWithStatus(statuses: readonly RolloutStatus[]): Rollout[] {

@@ -160,36 +160,48 @@ function sortItems<T>(items: T[], sortBy: string, sortOrder: PageQuery['sort_ord
 }
 
 /**
- * Pages of a whole table (no filter) sorted by a field, from one sort kept while the table's `version` stays
- * the same: paging through it (an export) sorts once instead of once per page. Only the keys are kept, so no
- * record a later write replaced stays alive in the cache.
+ * Pages of a table sorted by a field, from sorts kept while the table's `version` stays the same, one per sort and
+ * filter (the `capacity` most recently used): paging through a table (an export) or through the rollouts of some
+ * statuses (the dashboard's filter) sorts once instead of once per page. Only the keys are kept, so no record a
+ * later write replaced stays alive in the cache.
  */
 export class SortedPages<T> {
-  private cached: { version: number; sortBy: string; order: string; keys: string[] } | undefined;
+  private readonly sorts = new Map<string, { version: number; keys: string[] }>();
 
   constructor(
     private readonly keyOf: (item: T) => string,
     private readonly lookup: (key: string) => T | undefined,
+    private readonly capacity = 4,
   ) {}
 
-  page(version: number, all: () => Iterable<T>, query: PageQuery, copy: (item: T) => T): Page<T> {
+  /**
+   * The page `query` asks for of the `candidates` (in insertion order) that pass `match`. `filter` names the
+   * conditions `match` checks: equal names, equal conditions.
+   */
+  page(
+    version: number,
+    candidates: () => Iterable<T>,
+    match: Predicate<T> | null,
+    filter: string,
+    query: PageQuery,
+    copy: (item: T) => T,
+  ): Page<T> {
     const { sort_by: sortBy, sort_order: order } = query;
-    if (sortBy == null) return paginate(all(), null, query, copy);
-    let cached = this.cached;
-    if (
-      cached === undefined ||
-      cached.version !== version ||
-      cached.sortBy !== sortBy ||
-      cached.order !== order
-    ) {
-      const keys = sortItems([...all()], sortBy, order).map(this.keyOf);
-      cached = { version, sortBy, order, keys };
-      this.cached = cached;
+    if (sortBy == null) return paginate(candidates(), match, query, copy);
+    const key = JSON.stringify([sortBy, order, filter]);
+    let sorted = this.sorts.get(key);
+    if (sorted?.version !== version) {
+      const matches: T[] = [];
+      for (const item of candidates()) if (match === null || match(item)) matches.push(item);
+      sorted = { version, keys: sortItems(matches, sortBy, order).map(this.keyOf) };
     }
-    return windowOf(cached.keys, query, (key) => copy(this.lookup(key)!));
+    this.sorts.delete(key); // most recently used last
+    if (this.sorts.size >= this.capacity) this.sorts.delete(this.sorts.keys().next().value!);
+    this.sorts.set(key, sorted);
+    return windowOf(sorted.keys, query, (id) => copy(this.lookup(id)!));
   }
 
   clear(): void {
-    this.cached = undefined;
+    this.sorts.clear();
   }
 }

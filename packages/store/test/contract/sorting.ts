@@ -40,6 +40,41 @@ export const sortingCases: ContractCases = (backend) => {
     expect(page(0)).toEqual(['r1', 'r2']);
   });
 
+  it('pages of filtered sorts follow writes, and each filter gets its own order', () => {
+    const b = backend();
+    const sorted = withRollouts(b, [
+      rollout('r1', { start_time: 3, status: 'succeeded' }),
+      rollout('r2', { start_time: 1, status: 'failed' }),
+      rollout('r3', { start_time: 2, status: 'succeeded' }),
+      rollout('r4', { start_time: 2, status: 'running' }),
+    ]);
+    const page = (status_in: QueryRolloutsParams['status_in'], offset = 0, extra = {}) =>
+      sorted({ status_in, sort_by: 'start_time', sort_order: 'desc', limit: 2, offset, ...extra });
+    expect(page(['succeeded', 'failed'])).toEqual(['r1', 'r3']);
+    expect(page(['succeeded', 'failed'], 2)).toEqual(['r2']);
+    expect(page(['running', 'failed'])).toEqual(['r4', 'r2']);
+    expect(page(['succeeded', 'failed'], 0, { rollout_id_contains: '3' })).toEqual(['r3']);
+    expect(page(['succeeded'], 0, { rollout_id_contains: '4', filter_logic: 'or' })).toEqual([
+      'r1',
+      'r3',
+    ]);
+    expect(page(['succeeded'], 2, { rollout_id_contains: '4', filter_logic: 'or' })).toEqual([
+      'r4',
+    ]);
+    // A status change moves a rollout out of one filter's order and into another's.
+    b.putRollout(rollout('r1', { start_time: 3, status: 'running' }));
+    expect(page(['succeeded', 'failed'])).toEqual(['r3', 'r2']);
+    expect(page(['running', 'failed'])).toEqual(['r1', 'r4']);
+    b.insertRollout(rollout('r5', { start_time: 2, status: 'failed' }));
+    expect(page(['succeeded', 'failed'])).toEqual(['r3', 'r5']);
+    rollBack(b, () => {
+      b.putRollout(rollout('r3', { start_time: 0, status: 'succeeded' }));
+      expect(page(['succeeded', 'failed'])).toEqual(['r5', 'r2']);
+    });
+    expect(page(['succeeded', 'failed'])).toEqual(['r3', 'r5']);
+    expect(page(['succeeded', 'failed'], 2)).toEqual(['r2']);
+  });
+
   it('sorts null *_time values as +infinity and keeps ties in insertion order both ways', () => {
     const sorted = withRollouts(backend(), [
       rollout('r1', { end_time: 5 }),
