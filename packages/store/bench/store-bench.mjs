@@ -118,7 +118,8 @@ async function lifecycle(backend, n) {
 
 /**
  * Every rollout read 100 at a time by start time, oldest and newest first, and newest first among two statuses (the
- * dashboard's filter): seconds for all pages (an export, the dashboard's last pages, a client paging through).
+ * dashboard's filter): seconds for all pages (an export, the dashboard's last pages, a client paging through); and
+ * one page 90 % deep read on its own.
  */
 async function readPages(store) {
   const seconds = async (query) => {
@@ -134,6 +135,19 @@ async function readPages(store) {
     }
     return ((performance.now() - t) / 1000).toFixed(2);
   };
+  // One page 90 % deep, newest first, read on its own (as after a write, or a jump to a far page): best of 3.
+  const { total } = await store.queryRollouts({ limit: 1 });
+  let deep = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await store.queryRollouts({
+      sort_by: 'start_time',
+      sort_order: 'desc',
+      limit: 100,
+      offset: Math.floor(total * 0.9) + i,
+    });
+    deep = Math.min(deep, performance.now() - t);
+  }
   return {
     'pages oldest first s': await seconds({ sort_order: 'asc' }),
     'pages newest first s': await seconds({ sort_order: 'desc' }),
@@ -141,6 +155,7 @@ async function readPages(store) {
       sort_order: 'desc',
       status_in: ['succeeded', 'failed'],
     }),
+    'page 90 % deep newest first ms': deep.toFixed(1),
   };
 }
 

@@ -92,18 +92,25 @@ describe('SqliteBackend queries', () => {
           .all(...(sent.params as SQLInputValue[]))
           .map((row) => String(row.detail));
       };
-      const search = 'SEARCH rollouts USING INDEX rollouts_by_status_start (status=?)';
+      // A page past the first (offset 500): the pks of its rows from the index alone (covering: no other row is
+      // read), then those rows by pk, sorted (the last line: the page's 100 rows only).
+      const pageRows = ['SEARCH rollouts USING INTEGER PRIMARY KEY (rowid=?)', 'LIST SUBQUERY 1'];
+      const search = 'SEARCH rollouts USING COVERING INDEX rollouts_by_status_start (status=?)';
+      const pageSort = 'USE TEMP B-TREE FOR ORDER BY';
       // One status: the index gives the order (SQLite sorts only within a tie when descending).
-      expect(plan(['failed'], 'asc')).toEqual([search]);
+      expect(plan(['failed'], 'asc')).toEqual([...pageRows, search, pageSort]);
       expect(plan(['failed'], 'desc')).toEqual([
+        ...pageRows,
         search,
         'USE TEMP B-TREE FOR LAST TERM OF ORDER BY',
+        pageSort,
       ]);
       // Several: each status's first offset + limit rows come in order from the index; only those are sorted.
       const several = plan(['failed', 'running', 'queuing'], 'asc');
       expect(several.filter((line) => line === search)).toHaveLength(3);
       expect(several.filter((line) => line.startsWith('USE TEMP B-TREE'))).toEqual([
         'USE TEMP B-TREE FOR ORDER BY',
+        pageSort,
       ]);
     } finally {
       raw.close();

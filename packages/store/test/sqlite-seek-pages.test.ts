@@ -113,11 +113,22 @@ describe('SqliteBackend deep pages', () => {
               const where = `${sort_by} ${sort_order} ${JSON.stringify(filter)} limit ${limit}`;
               expect(paged, where).toEqual(everything);
               expect([...totals], where).toEqual([everything.length]);
-              const offsets = seen.filter((sql) => sql.endsWith('LIMIT ? OFFSET ?')).length;
+              const offsets = seen.filter((sql) => sql.includes(' OFFSET ?')).length;
               expect(offsets, where).toBe(uncontinued);
               // A continued page takes the total of the page it continues.
               const counts = seen.filter((sql) => sql.startsWith('SELECT count(*)')).length;
               expect(counts, where).toBe(counted);
+              // Pages read last to first are never continued: each is read with OFFSET (in two steps past the
+              // first page: the page's pks, then its rows).
+              for (let offset = everything.length - 1; offset >= 0; offset -= limit) {
+                expect(
+                  query(backend, sort_by, sort_order, filter, { limit, offset }),
+                  where,
+                ).toEqual({
+                  ids: everything.slice(offset, offset + limit),
+                  total: everything.length,
+                });
+              }
             }
           }
         }
@@ -245,7 +256,7 @@ describe('SqliteBackend deep pages', () => {
       expect(paged.map((s) => s.sequence_id)).toEqual(all.map((s) => s.sequence_id));
       expect(paged.map((s) => s.sequence_id)).toEqual(Array.from({ length: 23 }, (_, i) => i));
       // The first page, and the one past the end after the short page at 20.
-      expect(seen.filter((sql) => sql.endsWith('LIMIT ? OFFSET ?'))).toHaveLength(2);
+      expect(seen.filter((sql) => sql.includes(' OFFSET ?'))).toHaveLength(2);
     } finally {
       backend.close();
     }

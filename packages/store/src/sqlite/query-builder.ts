@@ -135,3 +135,7 @@ export function orderBy(columns: ColumnSet, sortBy: string | null, order: SortOr
       return ` ORDER BY ${sortBy} ${dir}, pk`;
   }
 }
+
+/** The columns `orderBy(…, sortBy, …)` reads (`sortBy` as `orderBy` accepted it). */
+export const orderColumns = (sortBy: string | null): string =>
+  sortBy == null ? 'pk' : `pk, ${sortBy}`;

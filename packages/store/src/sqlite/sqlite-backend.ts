@@ -22,7 +22,7 @@ import { type PageEnd, PageEnds } from '../page-ends.js';
 import { addSpanFilters } from '../queries.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './connection.js';
 import { migrate, readableWithoutMigrating, SCHEMA_VERSION, userVersion } from './migrations.js';
-import { andWhere, type Clause, Conditions, orderBy } from './query-builder.js';
+import { andWhere, type Clause, Conditions, orderBy, orderColumns } from './query-builder.js';
 import { type SeekOrder, seekOrder } from './seek-order.js';
 import { SPAN_CONFLICT, SQL } from './statements.js';
 import { ATTEMPTS, RESOURCES, ROLLOUTS, SPANS, type Table, WORKERS } from './tables.js';
@@ -447,7 +447,16 @@ export class SqliteBackend implements StoreBackend {
           total = end.total;
         }
       }
-      rows ??= this.readRows(table, filter, undefined, columns, order, query.limit, query.offset);
+      rows ??= this.readRows(
+        table,
+        filter,
+        undefined,
+        columns,
+        order,
+        query.limit,
+        query.offset,
+        orderColumns(query.sort_by),
+      );
       const items = rows.map(item);
       // The page itself tells the total unless it was cut by the limit or started past the end.
       const complete =
@@ -499,6 +508,12 @@ export class SqliteBackend implements StoreBackend {
    * clause when undefined). A filter with arms (disjoint parts whose union it is, each served in `order` by an
    * index) reads the first offset + limit rows of each arm and sorts only those: a page of two common statuses
    * out of 200,000 rollouts took 509 ms sorting every match.
+   *
+   * A page past the first is read in two steps: the pks of its rows, from `sortColumns` (the columns `order`
+   * reads, which the order's index holds), then those rows. Whenever SQLite sorts on the way to an OFFSET (the
+   * ties of a descending order, the arms' rows together), it carries every row it steps over, data and all: a page
+   * 190,000 rows deep newest first took 200 ms that way and 36 ms this way; one 120,000 rows deep among two
+   * statuses 370 → 78 ms.
    */
   private readRows(
     table: Table<unknown>,
@@ -508,24 +523,32 @@ export class SqliteBackend implements StoreBackend {
     order: string,
     limit: number,
     offset?: number,
+    sortColumns = 'pk',
   ): Row[] {
     const page = offset === undefined ? ' LIMIT ?' : ' LIMIT ? OFFSET ?';
     const paging = offset === undefined ? [limit] : [limit, offset];
+    const twoSteps = offset !== undefined && offset > 0 && limit >= 0;
+    const select = (source: string, params: SQLInputValue[]): Row[] => {
+      const sql = twoSteps
+        ? `SELECT ${columns} FROM ${table.table} WHERE pk IN (SELECT pk FROM ${source}${order}${page})${order}`
+        : `SELECT ${columns} FROM ${source}${order}${page}`;
+      return this.all(identity, sql, ...params, ...paging);
+    };
     if (filter.arms === undefined || limit < 0) {
       const where = andWhere(filter.where, extra);
-      const sql = `SELECT ${columns} FROM ${table.table}${where.sql}${order}${page}`;
-      return this.all(identity, sql, ...where.params, ...paging);
+      return select(`${table.table}${where.sql}`, where.params);
     }
     const arms = filter.arms.map((arm) => andWhere(arm, extra));
+    const armColumns = twoSteps ? sortColumns : '*';
     const union = arms
-      .map((arm) => `SELECT * FROM (SELECT * FROM ${table.table}${arm.sql}${order} LIMIT ?)`)
+      .map(
+        (arm) =>
+          `SELECT * FROM (SELECT ${armColumns} FROM ${table.table}${arm.sql}${order} LIMIT ?)`,
+      )
       .join(' UNION ALL ');
-    const params = arms.flatMap((arm) => [...arm.params, (offset ?? 0) + limit]);
-    return this.all(
-      identity,
-      `SELECT ${columns} FROM (${union})${order}${page}`,
-      ...params,
-      ...paging,
+    return select(
+      `(${union})`,
+      arms.flatMap((arm) => [...arm.params, (offset ?? 0) + limit]),
     );
   }
 
