@@ -155,12 +155,13 @@ export class MemoryBackend implements StoreBackend {
       .within('rollout_id', query.rollout_id_in)
       .contains('rollout_id', query.rollout_id_contains)
       .combine(query.filter_logic);
-    const filter = JSON.stringify([
-      query.status_in,
-      query.rollout_id_in,
-      query.rollout_id_contains,
-      query.filter_logic,
-    ]);
+    const filter = () =>
+      JSON.stringify([
+        query.status_in,
+        query.rollout_id_in,
+        query.rollout_id_contains,
+        query.filter_logic,
+      ]);
     return this.sortedRollouts.page(
       this.rollouts.version,
       () => this.rollouts.candidates(query),

@@ -176,19 +176,20 @@ export class SortedPages<T> {
 
   /**
    * The page `query` asks for of the `candidates` (in insertion order) that pass `match`. `filter` names the
-   * conditions `match` checks: equal names, equal conditions.
+   * conditions `match` checks (equal names, equal conditions); it is asked only for a sorted page (a waiting
+   * client polls with thousands of ids, unsorted).
    */
   page(
     version: number,
     candidates: () => Iterable<T>,
     match: Predicate<T> | null,
-    filter: string,
+    filter: () => string,
     query: PageQuery,
     copy: (item: T) => T,
   ): Page<T> {
     const { sort_by: sortBy, sort_order: order } = query;
     if (sortBy == null) return paginate(candidates(), match, query, copy);
-    const key = JSON.stringify([sortBy, order, filter]);
+    const key = JSON.stringify([sortBy, order, filter()]);
     let sorted = this.sorts.get(key);
     if (sorted?.version !== version) {
       const matches: T[] = [];
