@@ -118,8 +118,8 @@ describe('SqliteBackend deep pages', () => {
               // A continued page takes the total of the page it continues.
               const counts = seen.filter((sql) => sql.startsWith('SELECT count(*)')).length;
               expect(counts, where).toBe(counted);
-              // Pages read last to first are never continued: each is read with OFFSET (in two steps past the
-              // first page: the page's pks, then its rows).
+              // Pages read last to first are never continued: each is read with OFFSET (in two steps once the
+              // offset exceeds the limit: the page's pks, then its rows).
               for (let offset = everything.length - 1; offset >= 0; offset -= limit) {
                 expect(
                   query(backend, sort_by, sort_order, filter, { limit, offset }),

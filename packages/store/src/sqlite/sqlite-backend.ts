@@ -509,8 +509,8 @@ export class SqliteBackend implements StoreBackend {
    * index) reads the first offset + limit rows of each arm and sorts only those: a page of two common statuses
    * out of 200,000 rollouts took 509 ms sorting every match.
    *
-   * A page past the first is read in two steps: the pks of its rows, from `sortColumns` (the columns `order`
-   * reads, which the order's index holds), then those rows. Whenever SQLite sorts on the way to an OFFSET (the
+   * A page deeper than it is long is read in two steps: the pks of its rows, from `sortColumns` (the columns
+   * `order` reads, which the order's index holds), then those rows. Whenever SQLite sorts on the way to an OFFSET (the
    * ties of a descending order, the arms' rows together), it carries every row it steps over, data and all: a page
    * 190,000 rows deep newest first took 200 ms that way and 36 ms this way; one 120,000 rows deep among two
    * statuses 370 → 78 ms.
@@ -527,7 +527,9 @@ export class SqliteBackend implements StoreBackend {
   ): Row[] {
     const page = offset === undefined ? ' LIMIT ?' : ' LIMIT ? OFFSET ?';
     const paging = offset === undefined ? [limit] : [limit, offset];
-    const twoSteps = offset !== undefined && offset > 0 && limit >= 0;
+    // Worth it when more rows are stepped over than returned: 100,001 rows from 50,000 on took 168 ms in two
+    // steps (the second sorts the page with its data) against ~100 ms in one.
+    const twoSteps = offset !== undefined && limit >= 0 && offset > limit;
     const select = (source: string, params: SQLInputValue[]): Row[] => {
       const sql = twoSteps
         ? `SELECT ${columns} FROM ${table.table} WHERE pk IN (SELECT pk FROM ${source}${order}${page})${order}`
