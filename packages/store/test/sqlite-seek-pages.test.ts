@@ -34,16 +34,22 @@ function seed(backend: SqliteBackend): void {
   }
 }
 
-/** The SQL of every statement read with `all()` or `get()` from here on. */
-function readsSeen(): string[] {
-  const seen: string[] = [];
+/** A statement read with `all()` or `get()`: its SQL and parameters. */
+interface Read {
+  sql: string;
+  params: unknown[];
+}
+
+/** Every statement read with `all()` or `get()` from here on. */
+function readsSeen(): Read[] {
+  const seen: Read[] = [];
   for (const method of ['all', 'get'] as const) {
     const original = StatementSync.prototype[method] as (...params: unknown[]) => unknown;
     vi.spyOn(StatementSync.prototype, method).mockImplementation(function (
       this: StatementSync,
       ...params: unknown[]
     ) {
-      seen.push(this.sourceSQL);
+      seen.push({ sql: this.sourceSQL, params });
       return original.apply(this, params);
     } as never);
   }
@@ -113,10 +119,10 @@ describe('SqliteBackend deep pages', () => {
               const where = `${sort_by} ${sort_order} ${JSON.stringify(filter)} limit ${limit}`;
               expect(paged, where).toEqual(everything);
               expect([...totals], where).toEqual([everything.length]);
-              const offsets = seen.filter((sql) => sql.includes(' OFFSET ?')).length;
+              const offsets = seen.filter(({ sql }) => sql.includes(' OFFSET ?')).length;
               expect(offsets, where).toBe(uncontinued);
               // A continued page takes the total of the page it continues.
-              const counts = seen.filter((sql) => sql.startsWith('SELECT count(*)')).length;
+              const counts = seen.filter(({ sql }) => sql.startsWith('SELECT count(*)')).length;
               expect(counts, where).toBe(counted);
               // Pages read last to first are never continued: each is read with OFFSET (in two steps once the
               // offset exceeds the limit: the page's pks, then its rows).
@@ -147,19 +153,12 @@ describe('SqliteBackend deep pages', () => {
       // The plan of the statement that reads the page after a full one, explained by a second connection.
       const continued = (filter: Filter): string[] => {
         query(backend, 'start_time', 'desc', filter, { limit: 4, offset: 0 });
-        const sent: { sql: string; params: unknown[] }[] = [];
-        const all = StatementSync.prototype.all;
-        vi.spyOn(StatementSync.prototype, 'all').mockImplementation(function (
-          this: StatementSync,
-          ...params
-        ) {
-          sent.push({ sql: this.sourceSQL, params });
-          return all.apply(this, params);
-        });
+        const seen = readsSeen();
         query(backend, 'start_time', 'desc', filter, { limit: 4, offset: 4 });
         vi.restoreAllMocks();
-        expect(sent).toHaveLength(1);
-        const [{ sql, params }] = sent as [{ sql: string; params: unknown[] }];
+        const pages = seen.filter(({ sql }) => sql.startsWith('SELECT data'));
+        expect(pages).toHaveLength(1);
+        const [{ sql, params }] = pages as [Read];
         expect(sql).not.toMatch(/OFFSET/);
         return raw
           .prepare(`EXPLAIN QUERY PLAN ${sql}`)
@@ -256,7 +255,7 @@ describe('SqliteBackend deep pages', () => {
       expect(paged.map((s) => s.sequence_id)).toEqual(all.map((s) => s.sequence_id));
       expect(paged.map((s) => s.sequence_id)).toEqual(Array.from({ length: 23 }, (_, i) => i));
       // The first page, and the one past the end after the short page at 20.
-      expect(seen.filter((sql) => sql.includes(' OFFSET ?'))).toHaveLength(2);
+      expect(seen.filter(({ sql }) => sql.includes(' OFFSET ?'))).toHaveLength(2);
     } finally {
       backend.close();
     }

@@ -37,15 +37,23 @@ async function seeded(schema: string): Promise<PostgresLightningStore> {
   return store;
 }
 
-/** The SQL text of every statement sent from here on. */
-function statementsSeen(): string[] {
-  const seen: string[] = [];
+/** A statement sent: its SQL text and parameters. */
+interface Sent {
+  sql: string;
+  params: unknown[];
+}
+
+/** Every statement sent from here on. */
+function statementsSeen(): Sent[] {
+  const seen: Sent[] = [];
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
     this: pg.Client,
     ...args: unknown[]
   ) {
-    if (typeof args[0] === 'string') seen.push(args[0]);
+    if (typeof args[0] === 'string') {
+      seen.push({ sql: args[0], params: Array.isArray(args[1]) ? args[1] : [] });
+    }
     return query.apply(this, args);
   } as never);
   return seen;
@@ -104,7 +112,7 @@ describe('PostgresLightningStore deep pages', () => {
               const where = `${sort_by} ${sort_order} ${JSON.stringify(filter)} limit ${limit}`;
               expect(paged, where).toEqual(everything);
               expect([...totals], where).toEqual([everything.length]);
-              const offsets = seen.filter((sql) => /\bOFFSET \$\d+$/.test(sql)).length;
+              const offsets = seen.filter(({ sql }) => /\bOFFSET \$\d+$/.test(sql)).length;
               expect(offsets, where).toBe(uncontinued);
             }
           }
@@ -122,20 +130,12 @@ describe('PostgresLightningStore deep pages', () => {
     await client.connect();
     try {
       await page(store, 'start_time', 'desc', {}, 4, 0);
-      const sent: { sql: string; params: unknown[] }[] = [];
-      const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-      vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-        this: pg.Client,
-        ...args: unknown[]
-      ) {
-        if (typeof args[0] === 'string' && args[0].startsWith('SELECT doc'))
-          sent.push({ sql: args[0], params: args[1] as unknown[] });
-        return query.apply(this, args);
-      } as never);
+      const seen = statementsSeen();
       await page(store, 'start_time', 'desc', {}, 4, 4);
       vi.restoreAllMocks();
-      expect(sent).toHaveLength(1);
-      const [{ sql, params }] = sent as [{ sql: string; params: unknown[] }];
+      const pages = seen.filter(({ sql }) => sql.startsWith('SELECT doc'));
+      expect(pages).toHaveLength(1);
+      const [{ sql, params }] = pages as [Sent];
       expect(sql).not.toMatch(/OFFSET/);
       // With sorting priced out, the plan shows what the statement allows: the index read backwards from the
       // last row's key (an index condition, not a filter over every row) and at most a sort within ties.
